@@ -1,0 +1,1 @@
+"""Glue between the rules engine and the protobuf API (shared by services, bots and the SDK)."""
