@@ -96,6 +96,10 @@ class Match(Generic[S]):
             raise IllegalOptionError(
                 pending.id, option_id, seat, f"seat {seat} does not act in {pending.kind!r}"
             )
+        if pending.find(seat, option_id) is None:
+            raise IllegalOptionError(
+                pending.id, option_id, seat, f"not among the legal options of {pending.kind!r}"
+            )
         if option_id == UNDO_OPTION_ID and state.undo_seat == seat and state.previous:
             return self._undo(state)
         applied = self.rules.apply(state.game, seat, option_id)
