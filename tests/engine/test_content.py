@@ -33,7 +33,11 @@ def test_valid_records_load_with_provenance(tmp_path: Path) -> None:
         ("- {id: Libya, stability: two, provenance: rulebook}\n", "id='Libya'", "stability"),
         ("- {id: Libya, stability: 2}\n", "id='Libya'", "provenance"),
         ("- {id: Libya, stability: 2, provenance: guessed}\n", "id='Libya'", "provenance"),
-        ("- {id: Libya, stability: 2, provenance: rulebook, colour: red}\n", "id='Libya'", "colour"),
+        (
+            "- {id: Libya, stability: 2, provenance: rulebook, colour: red}\n",
+            "id='Libya'",
+            "colour",
+        ),
         (
             "- {id: Libya, stability: 2, provenance: rulebook}\n"
             "- {id: Libya, stability: 1, provenance: rulebook}\n",
@@ -42,7 +46,9 @@ def test_valid_records_load_with_provenance(tmp_path: Path) -> None:
         ),
     ],
 )
-def test_bad_records_name_file_record_and_field(tmp_path: Path, text: str, record: str, field: str) -> None:
+def test_bad_records_name_file_record_and_field(
+    tmp_path: Path, text: str, record: str, field: str
+) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(text)
     with pytest.raises(ContentError) as info:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from warroom.engine.harness import HarnessConfig, playout
 from tests.engine.toy_game import ToyRules
+from warroom.engine.harness import HarnessConfig, playout
 
 
 def test_sound_game_passes_many_seeds() -> None:
@@ -17,14 +17,20 @@ def test_sound_game_passes_many_seeds() -> None:
 
 def test_planted_view_leak_is_caught() -> None:
     rules = ToyRules()
-    checks = {f.check for seed in range(5) for f in playout(rules, seed, "duel", {"leak": "1"}).failures}
+    checks = {
+        f.check for seed in range(5) for f in playout(rules, seed, "duel", {"leak": "1"}).failures
+    }
     assert "views" in checks
 
 
 def test_planted_nondeterminism_is_caught() -> None:
     rules = ToyRules()
     config = HarnessConfig(undo_probability=0.0)
-    failures = [f for seed in range(40) for f in playout(rules, seed, "duel", {"nondet": "1"}, config).failures]
+    failures = [
+        f
+        for seed in range(40)
+        for f in playout(rules, seed, "duel", {"nondet": "1"}, config).failures
+    ]
     assert {f.check for f in failures} == {"replay"}
     assert failures[0].actions, "a failure carries the option log that reproduces it"
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.engine.toy_game import ToyRules
 from warroom.engine.errors import GameOverError, IllegalOptionError
 from warroom.engine.match import Action, Match
 from warroom.engine.model import UNDO_OPTION_ID
-from tests.engine.toy_game import ToyRules
 
 
 def _play_round(match: Match, state):  # type: ignore[no-untyped-def]

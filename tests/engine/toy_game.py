@@ -68,8 +68,18 @@ class ToyRules(Rules[ToyState]):
         state = rng.shuffle(rng.seed_state(seed), deck)
         hands = (tuple(sorted(deck[:3])), tuple(sorted(deck[3:6])))
         return ToyState(
-            state, tuple(deck[6:]), hands, (0, 0), (), (0, 0), 1, "play", -1, 0,
-            options.get("leak") == "1", options.get("nondet") == "1",
+            state,
+            tuple(deck[6:]),
+            hands,
+            (0, 0),
+            (),
+            (0, 0),
+            1,
+            "play",
+            -1,
+            0,
+            options.get("leak") == "1",
+            options.get("nondet") == "1",
         )
 
     def seats(self, state: ToyState) -> Sequence[SeatInfo]:
@@ -101,7 +111,9 @@ class ToyRules(Rules[ToyState]):
     def apply(self, state: ToyState, seat: int, option_id: str) -> Applied[ToyState]:
         decision = self.decision(state)
         if decision is None or decision.find(seat, option_id) is None:
-            raise IllegalOptionError(decision.kind if decision else "none", option_id, seat, "not offered")
+            raise IllegalOptionError(
+                decision.kind if decision else "none", option_id, seat, "not offered"
+            )
         if state.phase == "play":
             return self._place(state, seat, int(option_id.removeprefix("card-")))
         if state.phase == "bonus":
@@ -119,7 +131,9 @@ class ToyRules(Rules[ToyState]):
         state = replace(state, rng=state_rng)
         winner = state.round_winner
         if flip:
-            state = replace(state, scores=_set(state.scores, winner, max(0, state.scores[winner] - 1)))
+            state = replace(
+                state, scores=_set(state.scores, winner, max(0, state.scores[winner] - 1))
+            )
         event = Event(f"seat {seat} protests: {'upheld' if flip else 'rejected'}", kind="reveal")
         return Applied(self._next_round(state), (event,), irreversible=True)
 
@@ -132,8 +146,10 @@ class ToyRules(Rules[ToyState]):
             return Applied(state, (Event(f"seat {seat} placed a card"), secret))
         a, b = state.placed
         winner = 0 if a > b else 1 if b > a else -1
-        state = replace(state, discard=state.discard + (a, b), placed=(0, 0), round_winner=winner)
-        state = replace(state, phase="bonus", bonus_left=2) if winner >= 0 else self._next_round(state)
+        state = replace(state, discard=(*state.discard, a, b), placed=(0, 0), round_winner=winner)
+        state = (
+            replace(state, phase="bonus", bonus_left=2) if winner >= 0 else self._next_round(state)
+        )
         reveal = Event(f"revealed {a} and {b}", kind="reveal", fields={"0": str(a), "1": str(b)})
         return Applied(state, (secret, reveal), irreversible=True)
 
@@ -143,7 +159,9 @@ class ToyRules(Rules[ToyState]):
         deck = state.deck
         hands = (state.hands[0] + deck[:1], state.hands[1] + deck[1:2])
         hands = (tuple(sorted(hands[0])), tuple(sorted(hands[1])))
-        return replace(state, deck=deck[2:], hands=hands, round=state.round + 1, phase="play", round_winner=-1)
+        return replace(
+            state, deck=deck[2:], hands=hands, round=state.round + 1, phase="play", round_winner=-1
+        )
 
     def view(self, state: ToyState, seat: int | None) -> Message:
         public: dict[str, Any] = {
@@ -177,20 +195,22 @@ class ToyRules(Rules[ToyState]):
 
     def encode_state(self, state: ToyState) -> Message:
         message = struct_pb2.Struct()
-        message.update({
-            "rng": str(state.rng),
-            "deck": list(state.deck),
-            "hands": [list(h) for h in state.hands],
-            "placed": list(state.placed),
-            "discard": list(state.discard),
-            "scores": list(state.scores),
-            "round": state.round,
-            "phase": state.phase,
-            "round_winner": state.round_winner,
-            "bonus_left": state.bonus_left,
-            "leak": state.leak,
-            "nondet": state.nondet,
-        })
+        message.update(
+            {
+                "rng": str(state.rng),
+                "deck": list(state.deck),
+                "hands": [list(h) for h in state.hands],
+                "placed": list(state.placed),
+                "discard": list(state.discard),
+                "scores": list(state.scores),
+                "round": state.round,
+                "phase": state.phase,
+                "round_winner": state.round_winner,
+                "bonus_left": state.bonus_left,
+                "leak": state.leak,
+                "nondet": state.nondet,
+            }
+        )
         return message
 
     def decode_state(self, message: Message) -> ToyState:
@@ -202,11 +222,18 @@ class ToyRules(Rules[ToyState]):
         placed = ints(data["placed"])
         scores = ints(data["scores"])
         return ToyState(
-            int(data["rng"]), ints(data["deck"]),
+            int(data["rng"]),
+            ints(data["deck"]),
             (ints(data["hands"][0]), ints(data["hands"][1])),
-            (placed[0], placed[1]), ints(data["discard"]), (scores[0], scores[1]),
-            int(data["round"]), data["phase"], int(data["round_winner"]), int(data["bonus_left"]),
-            bool(data["leak"]), bool(data["nondet"]),
+            (placed[0], placed[1]),
+            ints(data["discard"]),
+            (scores[0], scores[1]),
+            int(data["round"]),
+            data["phase"],
+            int(data["round_winner"]),
+            int(data["bonus_left"]),
+            bool(data["leak"]),
+            bool(data["nondet"]),
         )
 
     def state_message_type(self) -> type[Message]:
@@ -222,7 +249,7 @@ class ToyRules(Rules[ToyState]):
         other = 1 - seat
         counts = [int(n) for n in data["hand_counts"]]
         other_hand = tuple(sorted(unseen[: counts[other]]))
-        rest = unseen[counts[other]:]
+        rest = unseen[counts[other] :]
         placed = [0, 0]
         placed[seat] = my_placed
         if data["placed"][other]:
@@ -230,9 +257,18 @@ class ToyRules(Rules[ToyState]):
         hands = (hand, other_hand) if seat == 0 else (other_hand, hand)
         scores = [int(s) for s in data["scores"]]
         return ToyState(
-            state_rng, tuple(rest), hands, (placed[0], placed[1]), discard, (scores[0], scores[1]),
-            int(data["round"]), data["phase"], int(data["round_winner"]), int(data["bonus_left"]),
-            "opponent_hand" in data, False,
+            state_rng,
+            tuple(rest),
+            hands,
+            (placed[0], placed[1]),
+            discard,
+            (scores[0], scores[1]),
+            int(data["round"]),
+            data["phase"],
+            int(data["round_winner"]),
+            int(data["bonus_left"]),
+            "opponent_hand" in data,
+            False,
         )
 
     def invariants(self, state: ToyState) -> list[str]:

@@ -8,7 +8,7 @@ Every record carries `provenance`: `rulebook` when the rulebook states it, or
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from warroom.engine.errors import ContentError
 
 
-class Provenance(str, Enum):
+class Provenance(StrEnum):
     """Where a content record comes from."""
 
     RULEBOOK = "rulebook"
@@ -92,7 +92,9 @@ def load_document(path: Path, model: type[R]) -> R:
         raise ContentError(str(path), None, field, error["msg"]) from exc
 
 
-def require(condition: bool, path: Path, record: str | None, field: str | None, problem: str) -> None:
+def require(
+    condition: bool, path: Path, record: str | None, field: str | None, problem: str
+) -> None:
     """Raise a ContentError unless `condition` holds (for cross-record checks)."""
     if not condition:
         raise ContentError(str(path), record, field, problem)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -17,17 +18,21 @@ app = typer.Typer(add_completion=False, help="Random-playout conformance fuzzer 
 
 @app.command()
 def fuzz(
-    game: str = typer.Option(..., help="Registry id of the game, e.g. ncw"),
-    games: int = typer.Option(100, help="Number of seeded playouts"),
-    seed: int = typer.Option(0, help="First seed; playouts use seed, seed+1, ..."),
-    variant: str = typer.Option("", help="Variant id (default: every variant in turn)"),
-    full_check_every: int = typer.Option(1, help="Apply every option every N steps"),
-    options_per_check: int = typer.Option(0, help="Cap options tried per full check (0 = all)"),
-    max_steps: int = typer.Option(20_000, help="Steps before a game counts as runaway"),
-    plugin: list[str] = typer.Option([], help="Extra game as id=module:Class (repeatable)"),
+    game: Annotated[str, typer.Option(help="Registry id of the game, e.g. ncw")],
+    games: Annotated[int, typer.Option(help="Number of seeded playouts")] = 100,
+    seed: Annotated[int, typer.Option(help="First seed; playouts use seed, seed+1, ...")] = 0,
+    variant: Annotated[str, typer.Option(help="Variant id (default: every variant in turn)")] = "",
+    full_check_every: Annotated[int, typer.Option(help="Apply every option every N steps")] = 1,
+    options_per_check: Annotated[
+        int, typer.Option(help="Cap options tried per full check (0 = all)")
+    ] = 0,
+    max_steps: Annotated[int, typer.Option(help="Steps before a game counts as runaway")] = 20_000,
+    plugin: Annotated[
+        list[str] | None, typer.Option(help="Extra game as id=module:Class (repeatable)")
+    ] = None,
 ) -> None:
     """Play seeded random games and check every step; exit 1 on any failure."""
-    for entry in plugin:
+    for entry in plugin or []:
         game_id, _, target = entry.partition("=")
         register(game_id, target)
     rules = get_rules(game)
@@ -40,7 +45,12 @@ def fuzz(
     console = Console()
     failures = []
     steps = 0
-    columns = (*Progress.get_default_columns()[:2], BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    columns = (
+        *Progress.get_default_columns()[:2],
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=console) as progress:
         task = progress.add_task(f"fuzzing {game}", total=games)
         for index in range(games):
@@ -52,7 +62,9 @@ def fuzz(
     for column in ("check", "seed", "variant", "step", "message"):
         table.add_column(column)
     for failure in failures:
-        table.add_row(failure.check, str(failure.seed), failure.variant, str(failure.step), failure.message)
+        table.add_row(
+            failure.check, str(failure.seed), failure.variant, str(failure.step), failure.message
+        )
     if failures:
         console.print(table)
         sys.exit(1)

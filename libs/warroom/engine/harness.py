@@ -198,7 +198,9 @@ def _check_options(
                 return f"offered option {option.id!r} of seat {seat} failed: {exc}"
             if rules.encode_bytes(state.game) != before:
                 return f"applying {option.id!r} mutated the input state"
-            if option.id == UNDO_OPTION_ID and state.previous is not None:
-                if rules.encode_bytes(step.state.game) != rules.encode_bytes(state.previous.game):
-                    return "undo did not restore the previous state"
+            undone = option.id == UNDO_OPTION_ID and state.previous is not None
+            if undone and rules.encode_bytes(step.state.game) != rules.encode_bytes(
+                state.previous.game
+            ):
+                return "undo did not restore the previous state"
     return None

@@ -129,7 +129,8 @@ class Match(Generic[S]):
 
     def _undo(self, state: MatchState[S]) -> Step[S]:
         target = state.previous
-        assert target is not None and state.undo_seat is not None
+        assert target is not None
+        assert state.undo_seat is not None
         serial = state.decision_serial + 1
         pending = target.pending
         if pending is not None:
