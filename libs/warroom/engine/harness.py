@@ -198,9 +198,9 @@ def _check_options(
                 return f"offered option {option.id!r} of seat {seat} failed: {exc}"
             if rules.encode_bytes(state.game) != before:
                 return f"applying {option.id!r} mutated the input state"
-            undone = option.id == UNDO_OPTION_ID and state.previous is not None
-            if undone and rules.encode_bytes(step.state.game) != rules.encode_bytes(
-                state.previous.game
-            ):
+            previous = state.previous
+            if option.id != UNDO_OPTION_ID or previous is None:
+                continue
+            if rules.encode_bytes(step.state.game) != rules.encode_bytes(previous.game):
                 return "undo did not restore the previous state"
     return None
