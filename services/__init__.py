@@ -1,0 +1,1 @@
+"""Warroom's gRPC services: `services.common` (shared infrastructure), `services.game`, ..."""

@@ -1,0 +1,1 @@
+"""Shared service infrastructure: settings, logging, server bootstrap, database, Celery, auth."""

@@ -1,0 +1,55 @@
+"""The one Celery app of every service (broker: Redis by default).
+
+Task modules: `services.game.tasks`, `services.bots.tasks`, `services.lobby.tasks`
+(each included when it exists). Task names are namespaced `warroom.<service>.*`
+and routed to the queue of that service: `game`, `bots`, `lobby`.
+
+Run a worker:  celery -A services.common.celery_app worker -Q game,bots,lobby
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+from celery import Celery
+
+from services.common.settings import Settings, get_settings
+
+TASK_MODULES = ("services.game.tasks", "services.bots.tasks", "services.lobby.tasks")
+QUEUES = ("game", "bots", "lobby")
+
+
+def _existing(modules: tuple[str, ...]) -> list[str]:
+    found = []
+    for name in modules:
+        try:
+            if importlib.util.find_spec(name) is not None:
+                found.append(name)
+        except ModuleNotFoundError:
+            continue
+    return found
+
+
+def make_celery(settings: Settings) -> Celery:
+    """A Celery app configured from settings."""
+    celery = Celery("warroom", broker=settings.broker_url(), include=_existing(TASK_MODULES))
+    celery.conf.update(
+        result_backend=settings.celery_result_backend,
+        task_ignore_result=settings.celery_result_backend is None,
+        task_always_eager=settings.celery_always_eager,
+        task_routes={f"warroom.{queue}.*": {"queue": queue} for queue in QUEUES},
+        task_default_queue="game",
+        task_serializer="json",
+        accept_content=["json"],
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        broker_connection_retry_on_startup=True,
+        broker_transport_options={"visibility_timeout": 48 * 3600},
+        timezone="UTC",
+        enable_utc=True,
+    )
+    return celery
+
+
+app = make_celery(get_settings())
