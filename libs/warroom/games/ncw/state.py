@@ -1,0 +1,169 @@
+"""The New Cold War game state: plain mutable dataclasses with a fast explicit `clone`.
+
+Rules functions never mutate a state they are given: `apply` clones first and then
+works on the clone (the "working copy"). Everything is indexed by small integers:
+powers 0-3 in the initial order of play (US, EU, China, Russia), blocs 0 (blue) and
+1 (red), countries / regions / subregions by their position in the content files,
+cards by their printed number and objectives by their number (1-32).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+US, EU, CHINA, RUSSIA = 0, 1, 2, 3
+POWERS: tuple[str, ...] = ("US", "EU", "China", "Russia")
+BLUE, RED = 0, 1
+BLOCS: tuple[str, ...] = ("blue", "red")
+BLOC_OF: tuple[int, ...] = (BLUE, BLUE, RED, RED)
+ALLY_OF: tuple[int, ...] = (EU, US, RUSSIA, CHINA)
+NOBODY = -1
+
+EVENT, OPS = 0, 1
+"""Play modes of a placed card."""
+
+# Veto marker bits in NcwState.vetoes (a bitmask per power).
+VETO_1, VETO_2, VETO_3, VETO_EXTRA, VETO_UNSC = 1, 2, 4, 8, 16
+VETO_BITS: tuple[tuple[int, int], ...] = ((VETO_1, 1), (VETO_2, 2), (VETO_3, 3), (VETO_EXTRA, 3), (VETO_UNSC, 3))
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One pending step on the decision stack (immutable; replace it to change it).
+
+    `kind` names the step ("ops", "veto", "place", ... or "fx:<name>" for a card
+    effect's own sub-decision). `seat` is the power that must act, or -1 for a
+    simultaneous step whose pending powers are the bits of `mask`. `card` is the
+    card concerned, `ops` the OPs left to spend, `flags` step-specific bits,
+    `items` step-specific integers (e.g. countries already moved by this card),
+    `scope` optional allowed country indices (empty = no restriction) and `tag`
+    a free string for effects.
+    """
+
+    kind: str
+    seat: int = NOBODY
+    card: int = -1
+    ops: int = 0
+    flags: int = 0
+    mask: int = 0
+    items: tuple[int, ...] = ()
+    scope: tuple[int, ...] = ()
+    tag: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A card placed face down in the negotiating center this round."""
+
+    power: int
+    card: int
+    mode: int
+    reserve: bool = False
+    vetoed: bool = False
+    event_on: bool = False
+    ops: int = 0
+    order_value: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A standing prohibition to influence a country or region (permanent events).
+
+    `powers` is a bitmask of the powers blocked; `country`/`region` -1 when unused;
+    `ops_only` blocks only OP play (events still may); it lapses after `until_turn`.
+    """
+
+    powers: int
+    country: int = -1
+    region: int = -1
+    ops_only: bool = True
+    until_turn: int = 99
+    tag: str = ""
+
+
+@dataclass(slots=True)
+class NcwState:
+    """The complete state of one game (see the module docstring for indexing)."""
+
+    variant: str = "4p"
+    bots: int = 0
+    turn: int = 1
+    round: int = 0
+    phase: str = "setup"
+    step: int = 0
+    idx: int = 0
+    rng: int = 0
+    # board
+    control: list[int] = field(default_factory=list)
+    token: list[int] = field(default_factory=list)
+    country_vp_mod: list[int] = field(default_factory=list)
+    region_vp_mod: list[int] = field(default_factory=list)
+    region_vp_mod_perm: list[int] = field(default_factory=list)
+    subregion_claimed: list[int] = field(default_factory=list)
+    access: list[int] = field(default_factory=list)
+    orbit_override: dict[int, int] = field(default_factory=dict)
+    perm_destab: dict[int, int] = field(default_factory=dict)
+    blocks: list[Block] = field(default_factory=list)
+    flags: dict[str, int] = field(default_factory=dict)
+    # tracks
+    vp: list[int] = field(default_factory=list)
+    prestige: list[int] = field(default_factory=list)
+    media: int = 0
+    media_box: list[int] = field(default_factory=list)
+    op_reserve: list[int] = field(default_factory=list)
+    coups_left: list[int] = field(default_factory=list)
+    vetoes: list[int] = field(default_factory=list)
+    vetoed_this_turn: list[bool] = field(default_factory=list)
+    vetoes_spent: list[int] = field(default_factory=list)
+    # cards
+    hands: list[list[int]] = field(default_factory=list)
+    deck: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=list)
+    leftover: list[int] = field(default_factory=list)
+    leftover_split: int = 0
+    removed: list[int] = field(default_factory=list)
+    plays: list[Play | None] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
+    revealed: bool = False
+    exchange: list[int] = field(default_factory=list)
+    # objectives
+    objectives: list[list[int]] = field(default_factory=list)
+    objective_offer: list[list[int]] = field(default_factory=list)
+    objective_decks: list[list[int]] = field(default_factory=list)
+    objectives_out: list[int] = field(default_factory=list)
+    declared: list[list[int]] = field(default_factory=list)
+    # the decision stack and the outcome
+    stack: list[Frame] = field(default_factory=list)
+    winners: tuple[int, ...] = ()
+    reason: str = ""
+    over: bool = False
+
+    def clone(self) -> NcwState:
+        """A deep-enough copy: every mutable container is copied, immutable items shared."""
+        return NcwState(
+            self.variant, self.bots, self.turn, self.round, self.phase, self.step, self.idx, self.rng,
+            self.control[:], self.token[:], self.country_vp_mod[:], self.region_vp_mod[:],
+            self.region_vp_mod_perm[:], self.subregion_claimed[:], self.access[:],
+            dict(self.orbit_override), dict(self.perm_destab), self.blocks[:], dict(self.flags),
+            self.vp[:], self.prestige[:], self.media, self.media_box[:], self.op_reserve[:],
+            self.coups_left[:], self.vetoes[:], self.vetoed_this_turn[:], self.vetoes_spent[:],
+            [h[:] for h in self.hands], self.deck[:], self.discard[:], self.leftover[:],
+            self.leftover_split, self.removed[:], self.plays[:], self.order[:], self.revealed,
+            self.exchange[:],
+            [o[:] for o in self.objectives], [o[:] for o in self.objective_offer],
+            [o[:] for o in self.objective_decks], self.objectives_out[:], [d[:] for d in self.declared],
+            self.stack[:], self.winners, self.reason, self.over,
+        )
+
+    @property
+    def decade(self) -> int:
+        """The current decade (1-3)."""
+        return (self.turn - 1) // 3 + 1
+
+    def top(self) -> Frame | None:
+        """The pending step on top of the stack, if any."""
+        return self.stack[-1] if self.stack else None
+
+    def push(self, frame: Frame) -> None:
+        """Push a pending step (it is decided before anything below it)."""
+        self.stack.append(frame)
