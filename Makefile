@@ -1,0 +1,174 @@
+# Warroom build / lint / test entry points.
+#
+#   make test    set everything up (venv, deps, editable install, protos) and run pytest
+#   make lint    ruff check + ruff format --check + mypy + buf lint
+#   make fmt     auto-fix: ruff format, ruff check --fix, buf format -w
+#   make proto   (re)generate Python code + mypy stubs from proto/ into libs/
+#   make setup   only the set-up steps (what every other target depends on)
+#   make run / stop / demo   platform supervisor and demo (see warroom.platform)
+#   make clean   remove generated code, caches and stamps; `make distclean` also .venv, node_modules
+#
+# All set-up steps are file-target stamps, so a second run only re-does what changed:
+#   .venv/.stamp           <- requirements.lock               (venv + uv + locked deps)
+#   .venv/.stamp-editable  <- pyproject.toml, top-level pkgs  (uv pip install -e . --no-deps)
+#   build/.proto.stamp     <- every proto/**/*.proto          (grpc_tools.protoc + mypy-protobuf)
+#   node_modules/.stamp    <- package.json, package-lock.json (npm ci: buf CLI)
+#
+# Variables you may override:  PYTEST_ARGS="-k foo -x"   PYTEST_WORKERS=auto (pytest-xdist)
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := test
+.DELETE_ON_ERROR:
+MAKEFLAGS += --no-builtin-rules
+
+BOOTSTRAP_PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
+UV_VERSION ?= 0.13.9
+VENV := .venv
+PY := $(VENV)/bin/python
+UV := $(VENV)/bin/uv
+VENV_STAMP := $(VENV)/.stamp
+EDITABLE_STAMP := $(VENV)/.stamp-editable
+NODE_STAMP := node_modules/.stamp
+BUF := node_modules/.bin/buf
+
+PYTEST_ARGS ?=
+PYTEST_WORKERS ?=
+PYTEST_XDIST := $(if $(PYTEST_WORKERS),-n $(PYTEST_WORKERS),)
+
+# Directories that exist in this checkout (git does not keep empty ones).
+LINT_DIRS := $(wildcard libs services tests bench)
+# mypy refuses a directory with no .py files, so pass only those that have some.
+MYPY_DIRS := $(foreach d,$(wildcard libs services tests),$(if $(shell find $(d) -name '*.py' -print -quit 2>/dev/null),$(d)))
+
+# ---------------------------------------------------------------- protos
+PROTO_ROOT := proto
+PROTO_OUT := libs
+PROTO_SRCS := $(shell find $(PROTO_ROOT) -name '*.proto' -type f 2>/dev/null | LC_ALL=C sort)
+PROTO_PY := $(patsubst $(PROTO_ROOT)/%.proto,$(PROTO_OUT)/%_pb2.py,$(PROTO_SRCS))
+PROTO_STAMP := build/.proto.stamp
+BUF_DEPS := build/proto-deps
+BUF_DEPS_STAMP := $(BUF_DEPS)/.stamp
+
+# The proto stamp holds the list of sources it was made from: regenerate when a .proto is
+# added or removed, or when an expected output was deleted, not only when one is edited.
+ifneq ($(strip $(shell cat $(PROTO_STAMP) 2>/dev/null)),$(strip $(PROTO_SRCS)))
+$(PROTO_STAMP): FORCE
+endif
+ifneq ($(strip $(foreach f,$(PROTO_PY),$(if $(wildcard $(f)),,$(f)))),)
+$(PROTO_STAMP): FORCE
+endif
+
+.PHONY: all setup venv install proto test lint fmt run stop demo clean distclean FORCE
+FORCE:
+
+all: lint test
+
+# ---------------------------------------------------------------- set-up
+$(VENV_STAMP): requirements.lock
+	@if [ -x $(PY) ] && ! $(PY) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then \
+	    echo "$(VENV) is not Python 3.11: recreating it"; rm -rf $(VENV); fi
+	@if [ ! -x $(PY) ]; then \
+	    if [ -z "$(BOOTSTRAP_PYTHON)" ]; then echo "python3.11 not found" >&2; exit 1; fi; \
+	    echo "creating $(VENV) with $(BOOTSTRAP_PYTHON)"; $(BOOTSTRAP_PYTHON) -m venv $(VENV); fi
+	@$(PY) -c 'import sys; v = sys.version_info[:2]; assert v == (3, 11), f"need Python 3.11, got {v}"'
+	$(PY) -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
+	$(UV) pip install --python $(PY) -r requirements.lock
+	@touch $@
+
+# setuptools' editable finder maps top-level packages found at install time: re-install
+# when pyproject changes or a new top-level package appears under libs/ or services/.
+$(EDITABLE_STAMP): $(VENV_STAMP) pyproject.toml $(wildcard libs/*/__init__.py services/*/__init__.py)
+	$(UV) pip install --python $(PY) -e . --no-deps
+	@touch $@
+
+venv: $(VENV_STAMP)
+install: $(EDITABLE_STAMP)
+setup: $(EDITABLE_STAMP) $(PROTO_STAMP)
+proto: $(PROTO_STAMP)
+
+# Python code (grpcio-tools) + mypy stubs (mypy-protobuf) for every .proto under proto/.
+# Include path: proto/, grpc_tools' bundled google/protobuf/*.proto, and the directory
+# holding googleapis-common-protos' google/{rpc,api,type,...}/*.proto (found at run time).
+$(PROTO_STAMP): $(PROTO_SRCS) $(VENV_STAMP) Makefile
+	@mkdir -p $(@D)
+	@find $(PROTO_OUT) -type f \( -name '*_pb2.py' -o -name '*_pb2.pyi' \
+	    -o -name '*_pb2_grpc.py' -o -name '*_pb2_grpc.pyi' \) -delete
+	@if [ -z "$(strip $(PROTO_SRCS))" ]; then echo "proto: no .proto files under $(PROTO_ROOT)/"; \
+	else \
+	    wkt_inc="$$($(PY) -c 'import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), "_proto"))')"; \
+	    gapi_inc="$$($(PY) -c 'import importlib.util, os; s = importlib.util.find_spec("google.rpc"); print(os.path.dirname(os.path.dirname(list(s.submodule_search_locations)[0])))')"; \
+	    echo "protoc: $(words $(PROTO_SRCS)) file(s) from $(PROTO_ROOT)/ -> $(PROTO_OUT)/"; \
+	    $(PY) -m grpc_tools.protoc -I$(PROTO_ROOT) -I"$$wkt_inc" -I"$$gapi_inc" \
+	        --plugin=protoc-gen-mypy=$(VENV)/bin/protoc-gen-mypy \
+	        --plugin=protoc-gen-mypy_grpc=$(VENV)/bin/protoc-gen-mypy_grpc \
+	        --python_out=$(PROTO_OUT) --grpc_python_out=$(PROTO_OUT) \
+	        --mypy_out=$(PROTO_OUT) --mypy_grpc_out=$(PROTO_OUT) \
+	        $(PROTO_SRCS) 2>build/protoc.log || { cat build/protoc.log >&2; exit 1; }; \
+	    grep -v '^Writing mypy to ' build/protoc.log >&2 || true; \
+	    for src in $(PROTO_SRCS); do \
+	        d="$(PROTO_OUT)/$$(dirname "$${src#$(PROTO_ROOT)/}")"; \
+	        while [ "$$d" != "$(PROTO_OUT)" ] && [ "$$d" != "." ]; do \
+	            [ -e "$$d/__init__.py" ] || { : > "$$d/__init__.py"; echo "created $$d/__init__.py"; }; \
+	            d="$$(dirname "$$d")"; \
+	        done; \
+	    done; \
+	fi
+	@echo "$(PROTO_SRCS)" > $@
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+# buf has the google/protobuf well-known types built in, but not googleapis (google/rpc,
+# google/api, ...), and lint must not reach the BSR: copy the .proto files shipped by the
+# googleapis-common-protos wheel into a second (lint-ignored) module of the buf workspace.
+$(BUF_DEPS_STAMP): $(VENV_STAMP)
+	@rm -rf $(BUF_DEPS) && mkdir -p $(BUF_DEPS)
+	@$(PY) -c 'import importlib.metadata as md, shutil, sys, pathlib; \
+	    out = pathlib.Path(sys.argv[1]); dist = md.distribution("googleapis-common-protos"); \
+	    files = [f for f in (dist.files or []) if f.suffix == ".proto" and f.parts[0] == "google" and f.parts[1] != "protobuf"]; \
+	    [(out / f).parent.mkdir(parents=True, exist_ok=True) or shutil.copyfile(f.locate(), out / f) for f in files]' $(BUF_DEPS)
+	@touch $@
+
+# ---------------------------------------------------------------- test / lint
+# pytest exits 5 when it collected no test: that fails the build like any other non-zero.
+test: setup
+	@rc=0; $(PY) -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS) || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5) - failing" >&2; fi; \
+	exit $$rc
+
+# Runs every linter even when an earlier one fails, then fails if any did.
+lint: setup $(NODE_STAMP) $(BUF_DEPS_STAMP)
+	@rc=0; \
+	echo "== ruff check"; $(VENV)/bin/ruff check $(LINT_DIRS) || rc=1; \
+	echo "== ruff format --check"; $(VENV)/bin/ruff format --check $(LINT_DIRS) || rc=1; \
+	echo "== mypy"; $(VENV)/bin/mypy $(MYPY_DIRS) || rc=1; \
+	echo "== buf lint"; \
+	if [ -n "$(strip $(PROTO_SRCS))" ]; then $(BUF) lint || rc=1; else echo "no .proto files"; fi; \
+	exit $$rc
+
+fmt: setup $(NODE_STAMP)
+	$(VENV)/bin/ruff format $(LINT_DIRS)
+	$(VENV)/bin/ruff check --fix $(LINT_DIRS)
+	@if [ -n "$(strip $(PROTO_SRCS))" ]; then $(BUF) format -w $(PROTO_ROOT); fi
+
+# ---------------------------------------------------------------- platform
+run: setup
+	$(PY) -m warroom.platform.supervisor run
+
+stop: setup
+	$(PY) -m warroom.platform.supervisor stop
+
+demo: setup
+	$(PY) -m warroom.platform.demo
+
+# ---------------------------------------------------------------- cleaning
+clean:
+	find $(PROTO_OUT) -type f \( -name '*_pb2.py' -o -name '*_pb2.pyi' \
+	    -o -name '*_pb2_grpc.py' -o -name '*_pb2_grpc.pyi' \) -delete
+	rm -rf $(PROTO_OUT)/warroom/v1 $(PROTO_OUT)/warroom/games/*/v1 build
+	rm -rf .mypy_cache .ruff_cache .pytest_cache
+
+distclean: clean
+	rm -rf $(VENV) node_modules
