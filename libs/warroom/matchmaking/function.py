@@ -1,0 +1,238 @@
+"""The match function: a pool of tickets in, disjoint match proposals out. Pure, no I/O.
+
+The oldest ticket anchors each match. Its rating window widens with its waiting time;
+the nearest-rated compatible tickets inside the window fill the variant's human seats
+(parties packed onto one team), preferring the ticket's variants in order and variants
+with more human seats before fewer (until `accept_fewer_after_s`). Once a ticket that
+allows bots has waited `bot_fill_after_s`, the seats nobody fills go to bots.
+
+Tickets sit in a doubly linked list in rating order, so each anchor walks outward from
+its own position past no taken ticket: one cycle over n tickets costs O(n log n).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from warroom.matchmaking.model import (
+    MatchConfig,
+    MatchOutcome,
+    Proposal,
+    Ticket,
+    VariantLayout,
+    default_variants,
+)
+from warroom.matchmaking.seating import seat_match
+
+
+def acceptable_variants(ticket: Ticket, layouts: Mapping[str, VariantLayout]) -> tuple[str, ...]:
+    """The variants a ticket accepts and fits, in the order they are tried."""
+    if ticket.variants:
+        names = tuple(v for v in ticket.variants if v in layouts)
+    else:
+        names = tuple(
+            sorted(default_variants(list(layouts.values())), key=lambda v: -layouts[v].humans)
+        )
+    return tuple(v for v in names if fits(ticket, layouts[v]))
+
+
+def fits(ticket: Ticket, layout: VariantLayout) -> bool:
+    """Whether the ticket's players can all sit in the variant (a party within one team)."""
+    if ticket.size > layout.humans:
+        return False
+    return not layout.has_teams or ticket.size <= max(layout.capacities())
+
+
+def validate(ticket: Ticket, layouts: Mapping[str, VariantLayout]) -> str | None:
+    """Why a ticket can never be matched in these layouts, or None when it can."""
+    unknown = [v for v in ticket.variants if v not in layouts]
+    if unknown:
+        known = ", ".join(sorted(layouts))
+        return f"unknown variants {unknown} (known: {known})"
+    if len(set(ticket.player_ids)) != len(ticket.player_ids):
+        return "a party lists a player twice"
+    if not acceptable_variants(ticket, layouts):
+        return f"no acceptable variant seats a party of {ticket.size} on one side or bloc"
+    return None
+
+
+def _pack(capacities: Sequence[int], sizes: Sequence[int]) -> list[int] | None:
+    """Best-fit placement of ticket sizes into bins; bin index per size, or None."""
+    remaining = list(capacities)
+    placed = []
+    for size in sizes:
+        best = -1
+        for b, room in enumerate(remaining):
+            if room >= size and (best < 0 or room < remaining[best]):
+                best = b
+        if best < 0:
+            return None
+        remaining[best] -= size
+        placed.append(best)
+    return placed
+
+
+class _Pool:
+    """Tickets in rating order with unlink-on-take neighbours."""
+
+    def __init__(self, tickets: Sequence[Ticket]) -> None:
+        self.order = sorted(range(len(tickets)), key=lambda i: (tickets[i].rating, i))
+        self.position = [0] * len(tickets)
+        for pos, index in enumerate(self.order):
+            self.position[index] = pos
+        n = len(tickets)
+        self.prev = [p - 1 for p in range(n)]
+        self.next = [p + 1 if p + 1 < n else -1 for p in range(n)]
+        self.taken = [False] * n
+        self.ratings = [tickets[i].rating for i in self.order]
+
+    def take(self, index: int) -> None:
+        pos = self.position[index]
+        self.taken[index] = True
+        before, after = self.prev[pos], self.next[pos]
+        if before >= 0:
+            self.next[before] = after
+        if after >= 0:
+            self.prev[after] = before
+
+    def neighbours(self, index: int, window: float, limit: int) -> list[int]:
+        """Untaken tickets within `window` of ticket `index`, nearest rating first."""
+        pos = self.position[index]
+        centre = self.ratings[pos]
+        left, right = self.prev[pos], self.next[pos]
+        found: list[int] = []
+        while len(found) < limit:
+            left_gap = centre - self.ratings[left] if left >= 0 else window + 1.0
+            right_gap = self.ratings[right] - centre if right >= 0 else window + 1.0
+            if left_gap > window and right_gap > window:
+                break
+            if left_gap <= right_gap:
+                found.append(self.order[left])
+                left = self.prev[left]
+            else:
+                found.append(self.order[right])
+                right = self.next[right]
+        return found
+
+
+def make_matches(
+    tickets: Sequence[Ticket],
+    layouts: Mapping[str, VariantLayout],
+    now: float,
+    config: MatchConfig | None = None,
+) -> MatchOutcome:
+    """Form disjoint match proposals from one pool (one game) of tickets at time `now`."""
+    config = config or MatchConfig()
+    rejected: dict[str, str] = {}
+    accepts: list[tuple[str, ...]] = []
+    for ticket in tickets:
+        reason = validate(ticket, layouts)
+        if reason is not None:
+            rejected[ticket.ticket_id] = reason
+        accepts.append(() if reason else acceptable_variants(ticket, layouts))
+    accept_sets = [frozenset(a) for a in accepts]
+    pool = _Pool(tickets)
+    for index, ticket_accepts in enumerate(accepts):
+        if not ticket_accepts:
+            pool.take(index)
+    proposals: list[Proposal] = []
+    anchors = sorted(range(len(tickets)), key=lambda i: (tickets[i].created_at, i))
+    for anchor in anchors:
+        if pool.taken[anchor]:
+            continue
+        ticket = tickets[anchor]
+        waited = ticket.waited(now)
+        window = config.window(waited)
+        near = pool.neighbours(anchor, window, config.max_scan)
+        most = max(layouts[v].humans for v in accepts[anchor])
+        proposal: Proposal | None = None
+        chosen: list[int] | None = None
+        for variant in accepts[anchor]:
+            layout = layouts[variant]
+            if layout.humans < most and waited < config.accept_fewer_after_s:
+                continue
+            chosen = _fill(layout, anchor, near, tickets, accept_sets, bots=False)
+            if chosen is not None:
+                proposal = _propose(layout, chosen, tickets, config, window, bots=False)
+                if proposal is not None:
+                    break
+        if proposal is None and ticket.allow_bots and waited >= ticket.bot_fill_after_s:
+            for variant in accepts[anchor]:
+                layout = layouts[variant]
+                chosen = _fill(layout, anchor, near, tickets, accept_sets, bots=True)
+                if chosen is not None:
+                    proposal = _propose(layout, chosen, tickets, config, window, bots=True)
+                    if proposal is not None:
+                        break
+        if proposal is None:
+            continue
+        for index in chosen or ():
+            pool.take(index)
+        proposals.append(proposal)
+    taken_ids = {t for p in proposals for t in p.ticket_ids}
+    unmatched = tuple(
+        t.ticket_id for t in tickets if t.ticket_id not in taken_ids and t.ticket_id not in rejected
+    )
+    return MatchOutcome(tuple(proposals), unmatched, rejected)
+
+
+def _fill(
+    layout: VariantLayout,
+    anchor: int,
+    near: Sequence[int],
+    tickets: Sequence[Ticket],
+    accept_sets: Sequence[frozenset[str]],
+    bots: bool,
+) -> list[int] | None:
+    """Tickets (indices, anchor first) that fill the layout; with bots, as many as fit."""
+    remaining = list(layout.capacities())
+    needed = layout.humans
+    chosen = [anchor]
+    if _pack(remaining, [tickets[anchor].size]) is None:
+        return None
+    sizes = [tickets[anchor].size]
+    needed -= tickets[anchor].size
+    for index in near:
+        if needed == 0:
+            break
+        candidate = tickets[index]
+        if layout.variant not in accept_sets[index] or candidate.size > needed:
+            continue
+        if bots and not candidate.allow_bots:
+            continue
+        if _pack(remaining, [*sizes, candidate.size]) is None:
+            continue
+        chosen.append(index)
+        sizes.append(candidate.size)
+        needed -= candidate.size
+    if needed and not bots:
+        return None
+    return chosen
+
+
+def _propose(
+    layout: VariantLayout,
+    chosen: Sequence[int],
+    tickets: Sequence[Ticket],
+    config: MatchConfig,
+    window: float,
+    bots: bool,
+) -> Proposal | None:
+    members = sorted((tickets[i] for i in chosen), key=lambda t: (t.created_at, t.ticket_id))
+    fill_bot = tickets[chosen[0]].fill_bot if bots else None
+    seating = seat_match(layout, members, config.side_weight, fill_bot)
+    if seating is None:
+        return None
+    return Proposal(
+        game_id=layout.game_id,
+        variant=layout.variant,
+        ticket_ids=tuple(t.ticket_id for t in members),
+        seats=seating.seats,
+        bot_filled=any(s.bot is not None and not _automated(layout, s.seat) for s in seating.seats),
+        rating_spread=seating.rating_spread,
+        window=window,
+    )
+
+
+def _automated(layout: VariantLayout, seat: int) -> bool:
+    return layout.seats[seat].automated
