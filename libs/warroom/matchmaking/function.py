@@ -12,7 +12,7 @@ its own position past no taken ticket: one cycle over n tickets costs O(n log n)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from warroom.matchmaking.model import (
     MatchConfig,
@@ -95,24 +95,36 @@ class _Pool:
         if after >= 0:
             self.prev[after] = before
 
-    def neighbours(self, index: int, window: float, limit: int) -> list[int]:
-        """Untaken tickets within `window` of ticket `index`, nearest rating first."""
+    def neighbours(self, index: int, window: float, limit: int) -> Iterator[int]:
+        """Untaken tickets within `window` of ticket `index`, nearest rating first (lazily)."""
         pos = self.position[index]
         centre = self.ratings[pos]
         left, right = self.prev[pos], self.next[pos]
-        found: list[int] = []
-        while len(found) < limit:
+        for _ in range(limit):
             left_gap = centre - self.ratings[left] if left >= 0 else window + 1.0
             right_gap = self.ratings[right] - centre if right >= 0 else window + 1.0
             if left_gap > window and right_gap > window:
                 break
             if left_gap <= right_gap:
-                found.append(self.order[left])
+                yield self.order[left]
                 left = self.prev[left]
             else:
-                found.append(self.order[right])
+                yield self.order[right]
                 right = self.next[right]
-        return found
+
+
+class _Cached:
+    """An iterator's items, read on demand and replayable."""
+
+    def __init__(self, items: Iterator[int]) -> None:
+        self._items = items
+        self._seen: list[int] = []
+
+    def __iter__(self) -> Iterator[int]:
+        yield from self._seen
+        for item in self._items:
+            self._seen.append(item)
+            yield item
 
 
 def make_matches(
@@ -125,11 +137,19 @@ def make_matches(
     config = config or MatchConfig()
     rejected: dict[str, str] = {}
     accepts: list[tuple[str, ...]] = []
+    memo: dict[tuple[tuple[str, ...], int, bool], tuple[str, ...]] = {}
     for ticket in tickets:
-        reason = validate(ticket, layouts)
-        if reason is not None:
-            rejected[ticket.ticket_id] = reason
-        accepts.append(() if reason else acceptable_variants(ticket, layouts))
+        key = (ticket.variants, ticket.size, len(set(ticket.player_ids)) == ticket.size)
+        if key not in memo:
+            reason = validate(ticket, layouts)
+            if reason is not None:
+                rejected[ticket.ticket_id] = reason
+                memo[key] = ()
+            else:
+                memo[key] = acceptable_variants(ticket, layouts)
+        elif not memo[key]:
+            rejected[ticket.ticket_id] = validate(ticket, layouts) or "not acceptable"
+        accepts.append(memo[key])
     accept_sets = [frozenset(a) for a in accepts]
     pool = _Pool(tickets)
     for index, ticket_accepts in enumerate(accepts):
@@ -143,7 +163,7 @@ def make_matches(
         ticket = tickets[anchor]
         waited = ticket.waited(now)
         window = config.window(waited)
-        near = pool.neighbours(anchor, window, config.max_scan)
+        near = _Cached(pool.neighbours(anchor, window, config.max_scan))
         most = max(layouts[v].humans for v in accepts[anchor])
         proposal: Proposal | None = None
         chosen: list[int] | None = None
@@ -179,7 +199,7 @@ def make_matches(
 def _fill(
     layout: VariantLayout,
     anchor: int,
-    near: Sequence[int],
+    near: Iterable[int],
     tickets: Sequence[Ticket],
     accept_sets: Sequence[frozenset[str]],
     bots: bool,

@@ -82,34 +82,36 @@ class VariantLayout:
     variant: str
     seats: tuple[SeatSlot, ...]
     official_bot: BotChoice = field(default_factory=BotChoice)
+    human_seats: tuple[SeatSlot, ...] = field(init=False, compare=False, repr=False)
+    humans: int = field(init=False, compare=False, repr=False)
+    has_teams: bool = field(init=False, compare=False, repr=False)
+    _teams: tuple[tuple[str, tuple[SeatSlot, ...]], ...] = field(
+        init=False, compare=False, repr=False
+    )
+    _capacities: tuple[int, ...] = field(init=False, compare=False, repr=False)
 
-    @property
-    def human_seats(self) -> tuple[SeatSlot, ...]:
-        """The seats players may take."""
-        return tuple(s for s in self.seats if not s.automated)
-
-    @property
-    def humans(self) -> int:
-        """How many players a full table has."""
-        return len(self.human_seats)
+    def __post_init__(self) -> None:
+        human = tuple(s for s in self.seats if not s.automated)
+        grouped: dict[str, list[SeatSlot]] = {}
+        for seat in human:
+            grouped.setdefault(seat.team, []).append(seat)
+        teams = tuple((team, tuple(seats)) for team, seats in grouped.items())
+        has_teams = any(len(seats) > 1 for _, seats in teams)
+        object.__setattr__(self, "human_seats", human)
+        object.__setattr__(self, "humans", len(human))
+        object.__setattr__(self, "has_teams", has_teams)
+        object.__setattr__(self, "_teams", teams)
+        capacities = tuple(len(seats) for _, seats in teams) if has_teams else (len(human),)
+        object.__setattr__(self, "_capacities", capacities)
 
     def teams(self) -> dict[str, tuple[SeatSlot, ...]]:
-        """Human seats grouped by team, in seat order of each team's first seat."""
-        grouped: dict[str, list[SeatSlot]] = {}
-        for seat in self.human_seats:
-            grouped.setdefault(seat.team, []).append(seat)
-        return {team: tuple(seats) for team, seats in grouped.items()}
-
-    @property
-    def has_teams(self) -> bool:
-        """Whether some team has more than one human seat (parties must then share a team)."""
-        return any(len(seats) > 1 for seats in self.teams().values())
+        """Human seats grouped by team, teams in order of their first seat."""
+        return dict(self._teams)
 
     def capacities(self) -> tuple[int, ...]:
-        """Seats per packing bin: per team when the game has teams, else one bin for all."""
-        if self.has_teams:
-            return tuple(len(seats) for seats in self.teams().values())
-        return (self.humans,)
+        """Seats per packing bin: per team when the game has teams (some team has more than
+        one human seat, and parties must share a team), else one bin for every seat."""
+        return self._capacities
 
 
 @dataclass(frozen=True, slots=True)

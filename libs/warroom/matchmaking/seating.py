@@ -67,9 +67,12 @@ def _spread(groups: Sequence[Sequence[Ticket]]) -> float:
 
 
 def _placements(
-    tickets: Sequence[Ticket], capacities: Sequence[int]
+    tickets: Sequence[Ticket], capacities: Sequence[int], symmetric: bool
 ) -> list[tuple[tuple[int, ...], ...]]:
-    """Every way (up to MAX_PLACEMENTS) to put tickets into bins: per bin, the ticket indices."""
+    """Every way (up to MAX_PLACEMENTS) to put tickets into bins: per bin, the ticket indices.
+
+    With `symmetric`, empty bins of equal capacity are interchangeable and tried once.
+    """
     order = sorted(range(len(tickets)), key=lambda i: -tickets[i].size)
     results: list[tuple[tuple[int, ...], ...]] = []
     bins: list[list[int]] = [[] for _ in capacities]
@@ -83,9 +86,14 @@ def _placements(
             return
         index = order[k]
         size = tickets[index].size
+        tried_empty: set[int] = set()
         for b, room in enumerate(remaining):
             if room < size:
                 continue
+            if symmetric and not bins[b]:
+                if capacities[b] in tried_empty:
+                    continue
+                tried_empty.add(capacities[b])
             bins[b].append(index)
             remaining[b] -= size
             place(k + 1)
@@ -113,9 +121,12 @@ def seat_match(
     if layout.has_teams:
         teams = list(layout.teams().values())
         best: tuple[float, float, list[tuple[SeatSlot, Ticket, str]]] | None = None
-        for placement in _placements(tickets, [len(t) for t in teams]):
+        symmetric = not any(t.side_preferences for t in tickets)
+        for placement in _placements(tickets, [len(t) for t in teams], symmetric):
             groups = [[tickets[i] for i in sorted(indices)] for indices in placement]
             spread = _spread(groups)
+            if best is not None and spread >= best[0] + side_weight * best[1]:
+                continue
             misses = 0.0
             placed: list[tuple[SeatSlot, Ticket, str]] = []
             for team_seats, group in zip(teams, groups, strict=True):

@@ -185,7 +185,9 @@ def test_oldest_ticket_anchors_first() -> None:
     ),
     st.floats(0, 200),
 )
-def test_proposals_are_disjoint_and_complete(specs: list[tuple], now: float) -> None:
+def test_proposals_are_disjoint_and_complete(
+    specs: list[tuple[float, float, int, bool, tuple[str, ...]]], now: float
+) -> None:
     tickets = [
         Ticket(
             f"t{i}",
