@@ -1,0 +1,98 @@
+"""How bots score states: terminal rewards, per-game evaluation hooks, random rollouts.
+
+Every value is for one seat and lies in [0, 1]. A finished game is scored by
+rank: a seat earns 1 for each other seat it finishes ahead of and 1/2 for
+each it ties with, divided by the number of other seats (two seats: win 1,
+tie 1/2, loss 0; teammates, who share a rank, tie with each other).
+
+A game may offer an evaluation of unfinished states in one of two ways: a
+method `evaluate(state, seat) -> float` on its `Rules`, or a function
+registered here with `register_evaluator`. Without one, the generic fallback
+is the mean terminal reward of a few uniformly random playouts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from warroom.engine.model import Result
+from warroom.engine.rng import Rng
+from warroom.engine.rules import Rules
+
+Evaluator = Callable[[Any, int], float]
+"""An evaluation of a game state for one seat, in [0, 1] (higher is better for the seat)."""
+
+_EVALUATORS: dict[str, Evaluator] = {}
+
+
+def register_evaluator(game_id: str, evaluator: Evaluator) -> None:
+    """Register a per-game evaluation (used when the game's rules have no `evaluate`)."""
+    _EVALUATORS[game_id] = evaluator
+
+
+def evaluator_for(rules: Rules[Any]) -> Evaluator | None:
+    """The game's own `evaluate(state, seat)` hook, else a registered one, else None."""
+    hook = getattr(rules, "evaluate", None)
+    if callable(hook):
+        return _clamped(hook)
+    return _EVALUATORS.get(rules.game_id)
+
+
+def _clamped(hook: Callable[..., Any]) -> Evaluator:
+    def evaluate(state: Any, seat: int) -> float:
+        return min(1.0, max(0.0, float(hook(state, seat))))
+
+    return evaluate
+
+
+def terminal_rewards(result: Result, seats: int) -> list[float]:
+    """Each seat's reward for a finished game (see the module docstring)."""
+    if seats <= 1:
+        return [1.0 if seat in result.winners else 0.0 for seat in range(seats)]
+    rewards = []
+    for seat in range(seats):
+        mine = result.ranks.get(seat, seats)
+        total = 0.0
+        for other in range(seats):
+            if other == seat:
+                continue
+            theirs = result.ranks.get(other, seats)
+            total += 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+        rewards.append(total / (seats - 1))
+    return rewards
+
+
+def rollout(
+    rules: Rules[Any], state: Any, rng: Rng, max_steps: int, evaluator: Evaluator | None
+) -> tuple[list[float], int]:
+    """Play uniformly random options to the end (or `max_steps`) and score every seat.
+
+    Returns the rewards per seat and the number of steps played. A rollout cut
+    short is scored by `evaluator` when there is one, else 1/2 for every seat.
+    """
+    seats = len(rules.seats(state))
+    steps = 0
+    while steps < max_steps:
+        decision = rules.decision(state)
+        if decision is None:
+            result = rules.result(state)
+            assert result is not None, "a finished game must have a result"
+            return terminal_rewards(result, seats), steps
+        seat = rng.choice(decision.seats)
+        option = rng.choice(decision.options_for(seat))
+        state = rules.apply(state, seat, option.id).state
+        steps += 1
+    return state_values(rules, state, seats, evaluator), steps
+
+
+def state_values(
+    rules: Rules[Any], state: Any, seats: int, evaluator: Evaluator | None
+) -> list[float]:
+    """Every seat's value of a state: terminal rewards, else the evaluator, else 1/2."""
+    result = rules.result(state)
+    if result is not None:
+        return terminal_rewards(result, seats)
+    if evaluator is None:
+        return [0.5] * seats
+    return [evaluator(state, seat) for seat in range(seats)]
