@@ -1,0 +1,1 @@
+"""The `warroom` terminal client (typer + rich), built on the SDK."""

@@ -1,0 +1,638 @@
+"""`warroom`: the reference terminal client, built on the Python SDK (public gRPC API only).
+
+    warroom login alice                 # guest login (add --password/--register for an account)
+    warroom bots ncw                    # play now against bots, interactively
+    warroom queue ncw --play            # public matchmaking, then play
+    warroom tables / create / join      # custom tables
+    warroom play [GAME_ID]              # (re)join a game you have a seat in
+    warroom watch GAME_ID --token T     # spectate
+    warroom replay GAME_ID --out f.json
+    warroom leaderboard ncw
+
+The session (lobby address, login token, seat tokens) is kept in
+`$WARROOM_CLI_HOME/session.json` (default `~/.config/warroom`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import grpc
+import typer
+from google.protobuf import json_format
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from warroom.cli.render import event_text, render_view, result_text
+from warroom.sdk import Client, GameSession, WarroomError, game_kind_of, game_name_of
+from warroom.v1 import common_pb2, game_pb2, lobby_pb2
+
+T = TypeVar("T")
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Warroom terminal client: log in, queue, play, watch and export games.",
+    pretty_exceptions_enable=False,
+)
+console = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+LobbyOption = Annotated[
+    str | None, typer.Option("--lobby", envvar="WARROOM_LOBBY", help="Lobby host:port.")
+]
+
+
+# --------------------------------------------------------------------------- session file
+def _home() -> Path:
+    return Path(os.environ.get("WARROOM_CLI_HOME") or Path.home() / ".config" / "warroom")
+
+
+def load_session() -> dict[str, Any]:
+    """The saved CLI session (empty when none)."""
+    try:
+        data = json.loads((_home() / "session.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_session(data: dict[str, Any]) -> None:
+    """Write the CLI session (mode 0600: it holds tokens)."""
+    home = _home()
+    home.mkdir(parents=True, exist_ok=True)
+    path = home / "session.json"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=2))
+    tmp.chmod(0o600)
+    tmp.replace(path)
+
+
+def remember_assignment(assignment: common_pb2.Assignment) -> None:
+    """Keep a seat token so `warroom play` can (re)join later."""
+    session = load_session()
+    games = session.setdefault("games", {})
+    games[assignment.game_id] = json_format.MessageToDict(
+        assignment, preserving_proto_field_name=True
+    )
+    session["last_game"] = assignment.game_id
+    save_session(session)
+
+
+def _client(lobby: str | None, *, need_login: bool = True) -> Client:
+    session = load_session()
+    endpoint = lobby or session.get("lobby") or "localhost:50051"
+    client = Client(
+        endpoint,
+        game=os.environ.get("WARROOM_GAME") or None,
+        bots=os.environ.get("WARROOM_BOTS") or "localhost:50053",
+        token=str(session.get("token", "")) if endpoint == session.get("lobby", endpoint) else "",
+    )
+    client.player_id = str(session.get("player_id", ""))
+    if need_login and not client.token:
+        err.print("Not logged in: run `warroom login NAME` first.")
+        raise typer.Exit(2)
+    return client
+
+
+def _run(make: Callable[[], Awaitable[T]]) -> T:
+    """Run a coroutine; turn API errors into a message and exit status 1."""
+    try:
+        return asyncio.run(_closing(make))
+    except WarroomError as error:
+        err.print(f"[red]{error.code.name}[/]: {error.message or error}")
+        if error.code == grpc.StatusCode.UNAVAILABLE:
+            err.print("Is the platform running? `make run` starts it.")
+        if error.code == grpc.StatusCode.UNAUTHENTICATED:
+            err.print("Your login expired: `warroom login NAME`.")
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+
+
+async def _closing(make: Callable[[], Awaitable[T]]) -> T:
+    return await make()
+
+
+def _bot(spec: str) -> common_pb2.BotSpec:
+    """ "kind[:difficulty]" as a BotSpec (e.g. "ismcts:expert", "random")."""
+    kind, _, difficulty = spec.partition(":")
+    return common_pb2.BotSpec(kind=kind, difficulty=difficulty)
+
+
+def _kind(game: str) -> int:
+    try:
+        return game_kind_of(game)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+
+
+# --------------------------------------------------------------------------- players
+@app.command()
+def login(
+    name: Annotated[str, typer.Argument(help="Display name (guest) or account name.")],
+    password: Annotated[str, typer.Option(help="Account password (empty: guest).")] = "",
+    register: Annotated[bool, typer.Option(help="Create the account if the name is free.")] = False,
+    lobby: LobbyOption = None,
+) -> None:
+    """Log in and remember the token."""
+    client = _client(lobby, need_login=False)
+
+    async def go() -> lobby_pb2.LoginResponse:
+        async with client:
+            return await client.login(name, password, register=register)
+
+    response = _run(go)
+    session = load_session()
+    session.update(
+        lobby=client.lobby_endpoint,
+        token=response.token,
+        player_id=response.player_id,
+        name=response.display_name,
+    )
+    save_session(session)
+    kind = "guest" if response.guest else "player"
+    console.print(f"Logged in as {response.display_name} ({kind} {response.player_id}).")
+
+
+@app.command()
+def leaderboard(
+    game: Annotated[str, typer.Argument(help="Game: ncw, qmg_cw, qmg_sf.")] = "ncw",
+    size: Annotated[int, typer.Option(help="Entries to show.")] = 20,
+    lobby: LobbyOption = None,
+) -> None:
+    """A game's leaderboard."""
+    client = _client(lobby)
+    kind = _kind(game)
+
+    async def go() -> lobby_pb2.GetLeaderboardResponse:
+        async with client:
+            return await client.leaderboard(kind, page_size=size)
+
+    response = _run(go)
+    table = Table(title=f"Leaderboard: {game_name_of(kind)}", title_justify="left")
+    for column in ("rank", "player", "rating", "mu", "sigma", "games"):
+        table.add_column(column)
+    for entry in response.entries:
+        name = entry.player.display_name + (" [bot]" if entry.player.bot else "")
+        table.add_row(
+            str(entry.rank),
+            name,
+            f"{entry.rating.ordinal:.2f}",
+            f"{entry.rating.mu:.2f}",
+            f"{entry.rating.sigma:.2f}",
+            str(entry.rating.games),
+        )
+    console.print(table)
+
+
+@app.command()
+def me(lobby: LobbyOption = None) -> None:
+    """Your profile and ratings."""
+    client = _client(lobby)
+
+    async def go() -> lobby_pb2.Player:
+        async with client:
+            return await client.player()
+
+    player = _run(go)
+    console.print(f"{player.display_name} ({player.player_id}){' guest' if player.guest else ''}")
+    for rating in player.ratings:
+        console.print(
+            f"  {game_name_of(rating.game)}: {rating.ordinal:.2f} "
+            f"(mu {rating.mu:.2f}, sigma {rating.sigma:.2f}, {rating.games} games)"
+        )
+
+
+# --------------------------------------------------------------------------- tables
+def _table_row(table: lobby_pb2.Table) -> list[str]:
+    seats = ", ".join(
+        f"{s.side or s.index}:{s.display_name or ('bot' if s.is_bot else 'open')}"
+        for s in table.seats
+    )
+    return [
+        table.table_id,
+        game_name_of(table.game),
+        table.variant,
+        lobby_pb2.Table.Status.Name(table.status).removeprefix("STATUS_").lower(),
+        str(table.open_seats),
+        seats,
+    ]
+
+
+def _print_tables(tables: list[lobby_pb2.Table], title: str) -> None:
+    out = Table(title=title, title_justify="left")
+    for column in ("table", "game", "variant", "status", "open", "seats"):
+        out.add_column(column)
+    for table in tables:
+        out.add_row(*_table_row(table))
+    console.print(out)
+
+
+@app.command()
+def tables(
+    game: Annotated[str, typer.Option(help="Only this game.")] = "",
+    variant: Annotated[str, typer.Option(help="Only this variant.")] = "",
+    open_only: Annotated[bool, typer.Option("--open", help="Only tables with open seats.")] = False,
+    lobby: LobbyOption = None,
+) -> None:
+    """List public tables."""
+    client = _client(lobby)
+    kind = _kind(game) if game else 0
+
+    async def go() -> lobby_pb2.ListTablesResponse:
+        async with client:
+            return await client.tables(kind, variant, open_only=open_only)
+
+    _print_tables(list(_run(go).tables), "Tables")
+
+
+@app.command()
+def create(
+    game: Annotated[str, typer.Argument(help="Game: ncw, qmg_cw, qmg_sf.")] = "ncw",
+    variant: Annotated[str, typer.Option(help="Variant id (empty: the default).")] = "",
+    side: Annotated[str, typer.Option(help="Your side preference.")] = "",
+    private: Annotated[bool, typer.Option(help="Private table with an invite code.")] = False,
+    spectators: Annotated[bool, typer.Option(help="Allow spectators.")] = True,
+    bot: Annotated[str, typer.Option(help="Bot for seats filled at start: kind[:level].")] = "",
+    start_now: Annotated[bool, typer.Option(help="Start at once, other seats bots.")] = False,
+    lobby: LobbyOption = None,
+) -> None:
+    """Create a table (the host starts it with `warroom start TABLE`)."""
+    client = _client(lobby)
+    kind = _kind(game)
+
+    async def go() -> lobby_pb2.CreateTableResponse:
+        async with client:
+            return await client.create_table(
+                kind,
+                variant,
+                private=private,
+                allow_spectators=spectators,
+                host_side=side,
+                start_now=start_now,
+                fill_bot=_bot(bot) if bot else None,
+            )
+
+    response = _run(go)
+    _print_tables([response.table], "Created")
+    if response.table.invite_code:
+        console.print(f"Invite code: [bold]{response.table.invite_code}[/]")
+    if response.assignment.game_id:
+        remember_assignment(response.assignment)
+        console.print(f"Started: `warroom play {response.assignment.game_id}`")
+
+
+@app.command()
+def join(
+    table_id: Annotated[str, typer.Argument(help="Table id.")],
+    side: Annotated[str, typer.Option(help="Side preference.")] = "",
+    code: Annotated[str, typer.Option(help="Invite code of a private table.")] = "",
+    lobby: LobbyOption = None,
+) -> None:
+    """Join a table."""
+    client = _client(lobby)
+
+    async def go() -> lobby_pb2.Table:
+        async with client:
+            return await client.join_table(table_id, side=side, invite_code=code)
+
+    _print_tables([_run(go)], "Joined")
+
+
+@app.command()
+def leave(table_id: str, lobby: LobbyOption = None) -> None:
+    """Leave a table before it starts."""
+    client = _client(lobby)
+
+    async def go() -> lobby_pb2.Table:
+        async with client:
+            return await client.leave_table(table_id)
+
+    _print_tables([_run(go)], "Left")
+
+
+@app.command()
+def start(
+    table_id: str,
+    play_: Annotated[bool, typer.Option("--play", help="Play right away.")] = False,
+    lobby: LobbyOption = None,
+) -> None:
+    """Host only: fill empty seats with bots and start the table."""
+    client = _client(lobby)
+
+    async def go() -> lobby_pb2.StartTableResponse:
+        async with client:
+            response = await client.start_table(table_id)
+            if play_ and response.assignment.game_id:
+                remember_assignment(response.assignment)
+                await play_game(client, client.game(response.assignment), auto=None)
+            return response
+
+    response = _run(go)
+    if response.assignment.game_id:
+        remember_assignment(response.assignment)
+        console.print(f"Started game {response.assignment.game_id}: `warroom play`")
+
+
+# --------------------------------------------------------------------------- matchmaking
+@app.command()
+def queue(
+    game: Annotated[str, typer.Argument(help="Game: ncw, qmg_cw, qmg_sf.")] = "ncw",
+    variant: Annotated[list[str] | None, typer.Option(help="Acceptable variant(s).")] = None,
+    side: Annotated[list[str] | None, typer.Option(help="Side preference(s), best first.")] = None,
+    party: Annotated[list[str] | None, typer.Option(help="Party member player id(s).")] = None,
+    allow_bots: Annotated[bool, typer.Option(help="Fill with bots after a wait.")] = False,
+    bot_fill_after: Annotated[int, typer.Option(help="Seconds before bots fill.")] = 30,
+    play_: Annotated[bool, typer.Option("--play", help="Play once matched.")] = False,
+    auto: Annotated[str | None, typer.Option(help="Let 'random'/'first' choose (scripts).")] = None,
+    lobby: LobbyOption = None,
+) -> None:
+    """Queue for matchmaking, showing the live ticket status until matched."""
+    client = _client(lobby)
+    kind = _kind(game)
+
+    async def go() -> common_pb2.Assignment:
+        async with client:
+            ticket = await client.enqueue(
+                kind,
+                variants=variant or (),
+                sides=side or (),
+                party=party or (),
+                allow_bots=allow_bots,
+                bot_fill_after_s=bot_fill_after,
+            )
+            status = Text(f"ticket {ticket.ticket_id}: queued")
+            try:
+                with Live(status, console=console, refresh_per_second=4, transient=False) as live:
+
+                    def show(update: lobby_pb2.WatchTicketResponse) -> None:
+                        name = lobby_pb2.TicketStatus.Name(update.status).removeprefix(
+                            "TICKET_STATUS_"
+                        )
+                        live.update(
+                            Text(
+                                f"ticket {ticket.ticket_id}: {name}  waited {update.waited_s:.0f}s"
+                                f"  pool {update.pool_size}  window ±{update.rating_window:.1f}"
+                            )
+                        )
+
+                    assignment = await client.wait_for_match(ticket.ticket_id, show)
+            except (KeyboardInterrupt, asyncio.CancelledError):
+                await client.cancel_ticket(ticket.ticket_id)
+                err.print("Ticket cancelled.")
+                raise
+            remember_assignment(assignment)
+            console.print(
+                f"Matched: game {assignment.game_id}, seat {assignment.seat} ({assignment.side})"
+            )
+            if play_:
+                await play_game(client, client.game(assignment), auto=auto)
+            return assignment
+
+    _run(go)
+
+
+# --------------------------------------------------------------------------- playing
+def _choose_auto(view: game_pb2.SeatView, how: str) -> int:
+    options = view.decision.options
+    if how == "first":
+        return 0
+    undo_free = [i for i, o in enumerate(options) if o.id != "undo"] or list(range(len(options)))
+    return random.choice(undo_free)
+
+
+async def _prompt(view: game_pb2.SeatView) -> int:
+    count = len(view.decision.options)
+    while True:
+        answer = await asyncio.to_thread(input, f"Choose 1-{count} (r: redraw, q: quit) > ")
+        answer = answer.strip().lower()
+        if answer in ("q", "quit", "exit"):
+            raise KeyboardInterrupt
+        if answer in ("r", ""):
+            render_view(view, console)
+            continue
+        if answer.isdigit() and 1 <= int(answer) <= count:
+            return int(answer) - 1
+        console.print(f"Type a number from 1 to {count}.")
+
+
+async def play_game(
+    client: Client,
+    session: GameSession,
+    *,
+    auto: str | None,
+    quiet: bool = False,
+) -> game_pb2.SeatView:
+    """Play one seat to the end: render, prompt (or auto-choose), submit, stream others' moves."""
+    answered_from = -1
+    last: game_pb2.SeatView | None = None
+
+    def reconnected(error: WarroomError) -> None:
+        err.print(f"[yellow]connection lost ({error.code.name}); reconnecting ...[/]")
+
+    first = True
+    async for update in session.watch(0, on_reconnect=reconnected):
+        view = update.view
+        if not view.game_id:
+            continue
+        if not quiet:
+            for event in update.events:
+                console.print(event_text(event, view.seats))
+        last = view
+        if view.HasField("result"):
+            if not quiet:
+                render_view(view, console, with_decision=False)
+            break
+        if first and not quiet:
+            render_view(view, console)
+            first = False
+        while view.decision.options and view.version > answered_from:
+            if not quiet and auto is None:
+                render_view(view, console)
+            index = _choose_auto(view, auto) if auto else await _prompt(view)
+            option = view.decision.options[index]
+            try:
+                response = await session.submit(
+                    view.decision.decision_id, option.id, expected_version=view.version
+                )
+            except WarroomError as error:
+                if error.code not in (
+                    grpc.StatusCode.ABORTED,
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                ):
+                    raise
+                if not quiet:
+                    console.print(f"[yellow]{error.code.name}: {error.message}[/] - refreshing")
+                view = await session.view()
+                last = view
+                if view.HasField("result"):
+                    break
+                continue
+            answered_from = view.version
+            if not quiet:
+                console.print(Text(f"You chose: {option.label or option.id}", style="cyan"))
+            view = response.view
+            last = view
+            if view.HasField("result"):
+                break
+        if last is not None and last.HasField("result"):
+            if not quiet:
+                console.print(result_text(last))
+            break
+    if last is None:
+        last = await session.view()
+    return last
+
+
+def _assignment_for(game_id: str | None, token: str | None) -> common_pb2.Assignment:
+    session = load_session()
+    game_id = game_id or session.get("last_game")
+    if not game_id:
+        err.print("No game: pass GAME_ID (and --token), or start one with `warroom bots`.")
+        raise typer.Exit(2)
+    saved = session.get("games", {}).get(game_id)
+    assignment = common_pb2.Assignment(game_id=game_id)
+    if isinstance(saved, dict):
+        json_format.ParseDict(saved, assignment, ignore_unknown_fields=True)
+    if token:
+        assignment.seat_token = token
+    if not assignment.seat_token:
+        err.print(f"No seat token for game {game_id}: pass --token.")
+        raise typer.Exit(2)
+    return assignment
+
+
+@app.command()
+def play(
+    game_id: Annotated[str | None, typer.Argument(help="Game id (default: your last).")] = None,
+    token: Annotated[str | None, typer.Option(help="Seat token (default: saved).")] = None,
+    auto: Annotated[str | None, typer.Option(help="Let 'random'/'first' choose (scripts).")] = None,
+    lobby: LobbyOption = None,
+) -> None:
+    """Play (or resume) a game you have a seat in, interactively."""
+    assignment = _assignment_for(game_id, token)
+    client = _client(lobby, need_login=False)
+
+    async def go() -> game_pb2.SeatView:
+        async with client:
+            return await play_game(client, client.game(assignment), auto=auto)
+
+    _run(go)
+
+
+@app.command()
+def bots(
+    game: Annotated[str, typer.Argument(help="Game: ncw, qmg_cw, qmg_sf.")] = "ncw",
+    variant: Annotated[str, typer.Option(help="Variant id (empty: default).")] = "",
+    side: Annotated[str, typer.Option(help="Your side.")] = "",
+    bot: Annotated[str, typer.Option(help="Opponent bots: kind[:level].")] = "heuristic",
+    auto: Annotated[str | None, typer.Option(help="Let 'random'/'first' play you.")] = None,
+    quiet: Annotated[bool, typer.Option(help="Print only the result.")] = False,
+    lobby: LobbyOption = None,
+) -> None:
+    """Play now against bots: a table whose other seats are bots, started at once."""
+    client = _client(lobby)
+    kind = _kind(game)
+
+    async def go() -> game_pb2.SeatView:
+        async with client:
+            assignment = await client.play_now(kind, variant, side=side, bot=_bot(bot))
+            remember_assignment(assignment)
+            console.print(
+                f"Game {assignment.game_id}: you play seat {assignment.seat} ({assignment.side})"
+            )
+            final = await play_game(client, client.game(assignment), auto=auto, quiet=quiet)
+            if quiet and final.HasField("result"):
+                console.print(result_text(final))
+            return final
+
+    _run(go)
+
+
+@app.command()
+def watch(
+    game_id: Annotated[str, typer.Argument(help="Game id.")],
+    token: Annotated[str, typer.Option(help="Spectator (or seat) token.")] = "",
+    lobby: LobbyOption = None,
+) -> None:
+    """Spectate a game: the public view and every public event as it happens."""
+    if not token:
+        saved = load_session().get("games", {}).get(game_id, {})
+        token = saved.get("seat_token", "") if isinstance(saved, dict) else ""
+    client = _client(lobby, need_login=False)
+
+    async def go() -> None:
+        async with client:
+            session = client.game(game_id=game_id, token=token)
+            first = True
+            async for update in session.watch(0):
+                if first:
+                    render_view(update.view, console, with_decision=False)
+                    first = False
+                for event in update.events:
+                    console.print(event_text(event, update.view.seats))
+                if update.view.HasField("result"):
+                    console.print(result_text(update.view))
+
+    _run(go)
+
+
+@app.command()
+def replay(
+    game_id: Annotated[str, typer.Argument(help="Game id.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="File to write (JSON).")],
+    token: Annotated[str, typer.Option(help="Seat or spectator token (default: saved).")] = "",
+    lobby: LobbyOption = None,
+) -> None:
+    """Export a finished game's replay (seed, options, every action) as JSON."""
+    if not token:
+        saved = load_session().get("games", {}).get(game_id, {})
+        token = saved.get("seat_token", "") if isinstance(saved, dict) else ""
+    client = _client(lobby, need_login=False)
+
+    async def go() -> game_pb2.GetReplayResponse:
+        async with client:
+            return await client.game(game_id=game_id, token=token).replay()
+
+    response = _run(go)
+    out.write_text(
+        json_format.MessageToJson(response, preserving_proto_field_name=True, indent=2) + "\n"
+    )
+    console.print(f"Replay of {game_id}: {len(response.actions)} actions -> {out}")
+
+
+@app.command("list-bots")
+def list_bots(game: Annotated[str, typer.Argument(help="Game (empty: all).")] = "") -> None:
+    """The bot kinds and difficulties the bot service offers."""
+    client = _client(None, need_login=False)
+    kind = _kind(game) if game else 0
+
+    async def go() -> list[Any]:
+        async with client:
+            return await client.bots().list_bots(kind)
+
+    table = Table(title="Bots", title_justify="left")
+    for column in ("kind", "games", "difficulties", "description"):
+        table.add_column(column)
+    for entry in _run(go):
+        table.add_row(
+            entry.kind,
+            ", ".join(game_name_of(g) for g in entry.games),
+            ", ".join(entry.difficulties),
+            entry.description,
+        )
+    console.print(table)
+
+
+if __name__ == "__main__":
+    app()
