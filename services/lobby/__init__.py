@@ -1,0 +1,1 @@
+"""The lobby: players and auth, custom tables, matchmaking, ratings (LobbyService)."""

@@ -1,0 +1,50 @@
+"""Lobby tunables (env prefix `WARROOM_LOBBY_`), kept beside the shared `Settings`."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from pydantic import SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from services.common.settings import Settings
+
+
+class LobbySettings(BaseSettings):
+    """Lobby-only settings; construct with keyword overrides in tests."""
+
+    model_config = SettingsConfigDict(env_prefix="WARROOM_LOBBY_", env_file=None, extra="ignore")
+
+    # Key of the player tokens (HS256); empty derives one from the service secret.
+    token_secret: SecretStr = SecretStr("")
+    token_ttl_s: int = 24 * 3600
+    # Matchmaking.
+    queue: str = "default"
+    ticket_ttl_s: int = 600
+    ticket_ttl_max_s: int = 3600
+    # How long a finished ticket stays readable (WatchTicket after a reconnect).
+    ticket_keep_s: int = 3600
+    # A director's claim on tickets lapses after this; the tickets return to the pool.
+    claim_lease_s: float = 30.0
+    # The per-pool matcher lock lifetime.
+    lock_ms: int = 10_000
+    cycle_interval_s: float = 1.0
+    window_base: float = 3.0
+    window_per_s: float = 0.5
+    window_max: float = 50.0
+    accept_fewer_after_s: float = 15.0
+    max_party: int = 6
+    default_fill_bot_kind: str = "heuristic"
+    default_fill_bot_difficulty: str = "intermediate"
+    # WatchTicket sends a SEARCHING update at least this often.
+    watch_interval_s: float = 1.0
+    page_size_max: int = 100
+
+
+def token_key(settings: Settings, lobby: LobbySettings) -> bytes:
+    """The key signing player tokens."""
+    explicit = lobby.token_secret.get_secret_value()
+    if explicit:
+        return explicit.encode()
+    return hmac.new(settings.secret(), b"warroom-lobby-player-tokens", hashlib.sha256).digest()
