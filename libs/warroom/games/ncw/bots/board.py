@@ -60,6 +60,13 @@ class Board:
     attacks: frozenset[tuple[str, str]] = frozenset()
     region_modifiers: Mapping[tuple[str, str], int] = field(default_factory=dict)
     region_min: Mapping[str, int] = field(default_factory=dict)
+    perm_destab: Mapping[str, str] = field(default_factory=dict)
+    blocked: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    def may_influence(self, power: str, country: str) -> bool:
+        """Whether no standing prohibition (permanent event) stops `power` playing OPs in `country`."""
+        blocked = self.blocked.get(power)
+        return blocked is None or country not in blocked
 
     def controller(self, country: str) -> str | None:
         """The power controlling a country, or None."""
@@ -82,9 +89,9 @@ class Board:
 def token_effect(board: Board, country: str, power: str) -> int:
     """The +1/-1/0 a stability token makes to `power` moving one POS in `country` (4.3.2.3)."""
     token = board.tokens.get(country)
-    if token is None:
-        return 0
     bloc = BLOC[power]
+    if token is None:
+        return -1 if board.perm_destab.get(country) == bloc else 0
     holder = board.control.get(country)
     stabilizing = holder is not None and BLOC[holder] == token
     if token == bloc and not stabilizing:

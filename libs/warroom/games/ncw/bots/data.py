@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from warroom.engine.content import Record, load_document, require
 
@@ -82,7 +82,7 @@ class Interpretation(Record):
     table: str = ""
     region: str = ""
     targets: tuple[str, ...] = ()
-    targets_by_region: dict[str, tuple[str, ...]] = {}
+    targets_by_region: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
     @field_validator("play")
     @classmethod
@@ -111,8 +111,8 @@ class Variant(Record):
     cards_per_human: int
     bot_hand: str
     withdrawn_objectives: tuple[int, ...]
-    deployments: dict[str, dict[str, tuple[str, ...] | dict[str, tuple[str, ...]]]] = {}
-    open_padlocks: dict[str, tuple[str, ...]] = {}
+    deployments: dict[str, dict[str, tuple[str, ...] | dict[str, tuple[str, ...]]]] = Field(default_factory=dict)
+    open_padlocks: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     ally_exchange: str
     leftover_exchange: bool
     bot_vetoes: tuple[int, ...]
@@ -149,6 +149,13 @@ class RegionGrant(Record):
     region: str
 
 
+class CardCountries(Record):
+    """The countries a card concerns (for the Russia bot's extra veto)."""
+
+    card: str
+    countries: tuple[str, ...]
+
+
 class VariantsDocument(_Frozen):
     """content/variants.yaml."""
 
@@ -157,6 +164,7 @@ class VariantsDocument(_Frozen):
     solitaire_gift_order: OrderedList
     russia_extra_veto_cards: OrderedList
     bot_africa_access: RegionGrant
+    russia_extra_veto_countries: tuple[CardCountries, ...]
 
 
 class BotTables:

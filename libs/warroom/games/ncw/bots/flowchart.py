@@ -108,12 +108,10 @@ def _may_attack(board: Board, power: str, country: str, region: str) -> bool:
     return (power, region) not in board.attacks
 
 
-def _in_scope(board: Board, country: str, spend: Spend) -> bool:
-    if country not in board.facts:
+def _in_scope(board: Board, power: str, country: str, spend: Spend) -> bool:
+    if country not in board.facts or not board.may_influence(power, country):
         return False
-    if spend.regions is not None and board.facts[country].region not in spend.regions:
-        return False
-    return True
+    return spend.regions is None or board.facts[country].region in spend.regions
 
 
 def step1(board: Board, power: str, table: PriorityRegion, spend: Spend) -> Action | None:
@@ -121,7 +119,7 @@ def step1(board: Board, power: str, table: PriorityRegion, spend: Spend) -> Acti
     if not board.can_enter(power, table.region):
         return None
     for country in _order(table, spend):
-        if not _in_scope(board, country, spend) or board.facts[country].region != table.region:
+        if not _in_scope(board, power, country, spend) or board.facts[country].region != table.region:
             continue
         if country in board.control or country in spend.moved:
             continue
@@ -139,7 +137,7 @@ def step2(board: Board, power: str, table: PriorityRegion, spend: Spend) -> Acti
     targets = [
         c
         for c in _order(table, spend)
-        if _in_scope(board, c, spend)
+        if _in_scope(board, power, c, spend)
         and board.facts[c].region == table.region
         and board.control.get(c) not in (None, power)
         and c not in spend.moved
@@ -233,7 +231,9 @@ def step7(board: Board, prof: Profile, spend: Spend) -> Action | None:
         own = [
             c
             for c in _order(table, spend)
-            if _in_scope(board, c, spend) and board.facts[c].region == table.region and board.control.get(c) == power
+            if _in_scope(board, power, c, spend)
+            and board.facts[c].region == table.region
+            and board.control.get(c) == power
         ]
         for country in own:
             if board.tokens.get(country) not in (None, bloc):

@@ -1,0 +1,213 @@
+"""Answering the core's decisions for an official bot.
+
+`choose(state, power, options)` is what the rules call for a bot seat (on the working copy:
+it may advance `state.rng` for the bot's random card and place 6.5 attack markers).
+`choose_option(state, seat, decision, difficulty)` serves the platform's `ncw-official`
+bot kind for any seat, on a state determinized from that seat's view; it works on a copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from warroom.engine.model import Decision
+from warroom.games.ncw import content
+from warroom.games.ncw.bots.adapter import board_of, name_index, names, record_attack
+from warroom.games.ncw.bots.board import BLOC, Board
+from warroom.games.ncw.bots.data import POWERS, tables
+from warroom.games.ncw.bots.flowchart import (
+    STEPS_ALL,
+    STEPS_EVENT_OPS,
+    Action,
+    Spend,
+    next_action,
+    open_regions,
+    profile,
+    step7_regions,
+)
+from warroom.games.ncw.state import NcwState
+
+OPF_PRESTIGE_USED = 1
+OPF_MEDIA_USED = 2
+OPF_MEDIA_RES_DONE = 4
+OPF_RESERVE_DONE = 8
+OPF_CONTROL_ONLY = 16
+OPF_ONE_PER_REGION = 32
+OPF_NO_COUP = 64
+PASSIVE = ("done", "pass", "skip", "none", "no")
+
+
+def spend_of(state: NcwState, power: int) -> Spend:
+    """The card being spent (top "ops" frame) as the flowchart's `Spend`."""
+    frame = state.top()
+    assert frame is not None and frame.kind == "ops"
+    n = names()
+    play = state.plays[power] if state.plays and len(state.plays) > power else None
+    reserve_on_card = bool(play is not None and play.card == frame.card and play.reserve)
+    moved = frozenset(n[c] for c in frame.items)
+    controlled = frozenset(n[c] for c in frame.items if state.control[c] == power)
+    steps = STEPS_ALL
+    countries: tuple[str, ...] | None = None
+    if frame.scope:
+        steps = STEPS_EVENT_OPS
+        countries = tuple(n[c] for c in frame.scope)
+    if frame.flags & OPF_CONTROL_ONLY:
+        steps = steps & STEPS_EVENT_OPS
+    return Spend(
+        ops=frame.ops,
+        reserve_on_card=reserve_on_card,
+        reserve_done=bool(frame.flags & OPF_RESERVE_DONE),
+        prestige_done=bool(frame.flags & OPF_PRESTIGE_USED),
+        media_done=bool(frame.flags & OPF_MEDIA_USED),
+        media_reserve_done=bool(frame.flags & OPF_MEDIA_RES_DONE),
+        controlled=controlled,
+        moved=moved,
+        steps=steps,
+        countries=countries,
+    )
+
+
+def option_of(action: Action) -> str:
+    """The core's option id for a flowchart action."""
+    if action.country is None:
+        return {"op_reserve": "reserve"}.get(action.kind, action.kind)
+    country = content.tables().countries[name_index()[action.country]].id
+    if action.kind == "coup":
+        return f"coup:{country}"
+    if action.kind in ("control", "remove"):
+        return f"pos:{country}"
+    return f"token:{country}"
+
+
+def choose_ops(state: NcwState, power: int, options: Sequence[str], board: Board | None = None) -> str:
+    """The flowchart's next action for the "ops" frame on top of the stack, as an offered option."""
+    board = board or board_of(state)
+    spend = spend_of(state, power)
+    frame = state.top()
+    assert frame is not None
+    if frame.flags & (OPF_NO_COUP | OPF_ONE_PER_REGION):
+        board = board.with_changes(coups_left={**board.coups_left, POWERS[power]: 0})
+    offered = set(options)
+    excluded: set[str] = set()
+    for _ in range(len(options) + 1):
+        action = next_action(board, POWERS[power], spend)
+        if action is None:
+            break
+        option = option_of(action)
+        if option in offered:
+            return option
+        if action.country is None:
+            spend = _without(spend, action)
+        else:
+            excluded.add(action.country)
+            spend = replace(spend, moved=spend.moved | excluded)
+    return "done" if "done" in offered else options[0]
+
+
+def _without(spend: Spend, action: Action) -> Spend:
+    if action.kind == "op_reserve":
+        return replace(spend, reserve_done=True)
+    if action.kind == "prestige":
+        return replace(spend, prestige_done=True)
+    if action.kind == "media":
+        return replace(spend, media_done=True)
+    return replace(spend, media_reserve_done=True)
+
+
+def note_attack(state: NcwState, power: int, option: str) -> None:
+    """Place the 6.5 marker when a bot's OPs attack a country another bot controls."""
+    kind, _, country_id = option.partition(":")
+    if kind not in ("pos", "coup", "token") or not country_id:
+        return
+    if not state.bots >> power & 1:
+        return
+    t = content.tables()
+    c = t.country_index.get(country_id)
+    if c is None:
+        return
+    holder = state.control[c]
+    if holder < 0 or holder == power or not state.bots >> holder & 1:
+        return
+    if kind == "token" and BLOC[POWERS[holder]] == BLOC[POWERS[power]]:
+        return
+    record_attack(state, power, t.country_region[c])
+
+
+def rank_countries(state: NcwState, power: int, card: int = -1) -> list[str]:
+    """Country ids in the order a bot prefers them for an event's choices (6.4, Annex IV).
+
+    The card's Annex IV list first, then the bot's priority tables from the first region
+    without reinforced control, then every other country by VP value.
+    """
+    t = content.tables()
+    board = board_of(state)
+    name = POWERS[power]
+    prof = profile(name)
+    ordered: list[str] = []
+    stats = t.cards.get(card)
+    row = tables().interpretation(name, stats.name) if stats is not None else None
+    if row is not None:
+        ordered.extend(row.targets)
+        for listed in row.targets_by_region.values():
+            ordered.extend(listed)
+        if row.table:
+            for table in profile(row.table).priority:
+                ordered.extend(table.names)
+    for table in open_regions(board, prof) + step7_regions(board, prof):
+        ordered.extend(table.names)
+    rest = sorted(range(len(t.countries)), key=lambda c: (-t.country_value[c], c))
+    ordered.extend(t.countries[c].name for c in rest)
+    seen: set[str] = set()
+    out: list[str] = []
+    index = name_index()
+    for country in ordered:
+        if country in seen or country not in index:
+            continue
+        seen.add(country)
+        out.append(t.countries[index[country]].id)
+    return out
+
+
+def choose_generic(state: NcwState, power: int, options: Sequence[str]) -> str:
+    """Any other decision: the best-ranked country an option names, else the first active option."""
+    frame = state.top()
+    card = frame.card if frame is not None else -1
+    by_country: dict[str, str] = {}
+    for option in options:
+        for part in option.replace("=", ":").split(":"):
+            if part in content.tables().country_index and part not in by_country:
+                by_country[part] = option
+    if by_country:
+        for country in rank_countries(state, power, card):
+            if country in by_country:
+                return by_country[country]
+    active = [o for o in options if o not in PASSIVE]
+    return active[0] if active else options[0]
+
+
+def choose(state: NcwState, power: int, options: Sequence[str]) -> str:
+    """The official bot's answer for `power` to the pending decision (core hook)."""
+    if not options:
+        raise ValueError("a decision without options")
+    frame = state.top()
+    kind = frame.kind if frame is not None else ""
+    if kind == "ops":
+        option = choose_ops(state, power, options)
+        note_attack(state, power, option)
+        return option
+    return choose_generic(state, power, options)
+
+
+def choose_option(state: NcwState, seat: int, decision: Decision, difficulty: str = "intermediate") -> str:
+    """The `ncw-official` platform bot: the flowchart's choice for `seat` in `decision`.
+
+    `state` must be built from what the seat may see (a determinization of its view);
+    it is copied, never changed.
+    """
+    options = [o.id for o in decision.options_for(seat) if o.id != "undo"]
+    if not options:
+        raise ValueError(f"seat {seat} has no option in {decision.kind!r}")
+    work = state.clone()
+    work.flags["difficulty"] = ("beginner", "intermediate", "expert").index(difficulty)
+    return choose(work, seat, options)

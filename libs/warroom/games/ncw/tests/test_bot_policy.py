@@ -1,0 +1,127 @@
+"""The official bot answering the core's "ops" decisions on real states (flowchart examples 1, 2.A, 7.B)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from warroom.games.ncw import content, ops
+from warroom.games.ncw.bots.adapter import attacks_of, board_of
+from warroom.games.ncw.bots.policy import choose, choose_generic, rank_countries
+from warroom.games.ncw.state import CHINA, EU, POWERS, RUSSIA, US, Frame, NcwState, Play
+
+MEA = content.REGION_IDS.index("MEA")
+
+
+def cid(name: str) -> int:
+    """The core index of a country by rulebook name."""
+    t = content.tables()
+    return next(i for i, c in enumerate(t.countries) if c.name == name)
+
+
+def make_state(control: Mapping[str, int], **kw: object) -> NcwState:
+    """A mid-game state with the given control (all regions open to every power)."""
+    n = len(content.tables().countries)
+    state = NcwState(
+        control=[-1] * n, token=[0] * n, country_vp_mod=[0] * n, region_vp_mod=[0] * 28,
+        region_vp_mod_perm=[0] * 28, access=[127] * 4, vp=[20] * 4, prestige=[0] * 4,
+        media_box=[0] * 4, op_reserve=[0] * 4, coups_left=[3] * 4, vetoes=[7] * 4,
+        vetoed_this_turn=[False] * 4, plays=[None] * 4, turn=2, round=1,
+    )
+    for name, power in control.items():
+        state.control[cid(name)] = power
+    for key, value in kw.items():
+        setattr(state, key, value)
+    return state
+
+
+def spend(state: NcwState, power: int, n: int, card: int = -1) -> list[str]:
+    """Let the bot spend n OPs through the core's own "ops" frames; the options it chose."""
+    ops.push_ops(state, power, n, card=card)
+    chosen = []
+    while state.stack and state.top() is not None and state.stack[-1].kind == "ops":
+        frame = state.stack[-1]
+        options = [o for o, _ in ops.ops_options(state, frame)]
+        option = choose(state, power, options)
+        assert option in options
+        chosen.append(option)
+        ops.apply_ops_option(state, frame, option)
+        if option == "done":
+            break
+    return chosen
+
+
+def test_example_1_on_the_core_state() -> None:
+    control = {"Israel": US, "Saudi Arabia": US, "Gulf States": US, "Jordan": US, "Iraq": CHINA,
+               "Iran": RUSSIA, "Syria": RUSSIA, "Egypt": RUSSIA, "Lebanon": RUSSIA, "Haiti": RUSSIA}
+    state = make_state(control)
+    assert ops.region_vp(state, US, MEA) == 6 and ops.region_vp(state, RUSSIA, MEA) == 5
+    chosen = spend(state, US, 2)
+    assert chosen[0] == "pos:yemen"
+    assert chosen[1] == "pos:guatemala"
+    assert state.control[cid("Yemen")] == US and state.control[cid("Guatemala")] == US
+    assert ops.region_vp(state, US, MEA) == 7
+
+
+def test_example_2a_coup_on_the_core_state() -> None:
+    control = {"Israel": US, "Saudi Arabia": US, "Iraq": US, "Yemen": US, "Gulf States": RUSSIA,
+               "Iran": RUSSIA, "Jordan": RUSSIA, "Egypt": RUSSIA, "Lebanon": RUSSIA, "Syria": RUSSIA}
+    state = make_state(control)
+    vp_before = state.vp[US]
+    chosen = spend(state, US, 2)
+    assert chosen == ["coup:lebanon"]
+    assert state.control[cid("Lebanon")] == US
+    assert state.vp[US] == vp_before + 1
+
+
+def test_example_7b_stabilize_sudan_on_the_core_state() -> None:
+    asia = ["DPR Korea", "India", "Pakistan", "Bangladesh", "Afghanistan", "Laos", "Cambodia", "Myanmar", "Indonesia"]
+    africa = ["Somalia", "Kenya", "Ethiopia", "Congo", "Cameroon", "Angola", "South Africa", "Mozambique",
+              "Botswana", "Ivory Coast", "Nigeria", "Libya", "Niger", "Chad", "Mauritania", "Mali"]
+    control = {**dict.fromkeys(asia, CHINA), **dict.fromkeys(africa, EU), "Sudan": CHINA}
+    state = make_state(control, bots=(1 << CHINA) | (1 << EU), media_box=[0, 0, 1, 0])
+    state.flags["bot_attacks"] = 1 << (CHINA * 7 + content.REGION_IDS.index("AFR"))
+    state.flags["bot_attacks_turn"] = state.turn
+    state.plays = [None, None, Play(CHINA, 999, 1, reserve=True), None]
+    chosen = spend(state, CHINA, 1, card=999)
+    assert chosen == ["token:sudan"]
+    assert state.token[cid("Sudan")] == 2
+
+
+def test_bot_attack_on_another_bot_places_the_marker() -> None:
+    control = {"Israel": US, "Saudi Arabia": US, "Iraq": US, "Yemen": US, "Gulf States": RUSSIA,
+               "Iran": RUSSIA, "Jordan": RUSSIA, "Egypt": RUSSIA, "Lebanon": RUSSIA, "Syria": RUSSIA}
+    state = make_state(control, bots=(1 << US) | (1 << RUSSIA))
+    assert spend(state, US, 2) == ["coup:lebanon"]
+    assert ("US", "MEA") in attacks_of(state)
+    state.control[cid("Lebanon")] = RUSSIA
+    chosen = spend(state, US, 2)
+    assert not chosen[0].startswith(("coup:", "pos:jordan"))
+
+
+def test_the_marker_does_not_apply_against_humans() -> None:
+    control = {"Israel": US, "Saudi Arabia": US, "Iraq": US, "Yemen": US, "Gulf States": RUSSIA,
+               "Iran": RUSSIA, "Jordan": RUSSIA, "Egypt": RUSSIA, "Lebanon": RUSSIA, "Syria": RUSSIA}
+    state = make_state(control, bots=1 << US)
+    assert spend(state, US, 2) == ["coup:lebanon"]
+    assert attacks_of(state) == frozenset()
+
+
+def test_board_reads_the_core_state() -> None:
+    state = make_state({"Cuba": RUSSIA}, media=-2)
+    state.token[cid("Cuba")] = 1
+    board = board_of(state)
+    assert board.control == {"Cuba": "Russia"}
+    assert board.tokens == {"Cuba": "blue"}
+    assert board.media == -2
+    assert board.facts["Cuba"].orbit == "Russia"
+    assert POWERS[RUSSIA] == "Russia"
+
+
+def test_generic_choices_follow_annex_iv_lists() -> None:
+    state = make_state({})
+    card = next((c.number for c in content.tables().cards.values() if c.name == "Pope Francis"), -1)
+    ranked = rank_countries(state, EU, card)
+    if card >= 0:
+        assert ranked[:2] == ["uruguay", "peru"]
+    state.push(Frame("fx:test", seat=EU, card=card))
+    assert choose_generic(state, EU, ["pass", "fx:bolivia", "fx:uruguay"]) in ("fx:uruguay", "fx:bolivia")
