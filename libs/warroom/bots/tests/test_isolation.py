@@ -79,7 +79,7 @@ def test_position_view_is_a_private_copy() -> None:
     assert decision is not None
     position = make_position(rules, view, 0, decision)
     assert isinstance(view, struct_pb2.Struct)
-    view["scores"][0] = 99
+    view["round"] = 99
     assert position.view != view
 
 
