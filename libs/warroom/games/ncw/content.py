@@ -15,7 +15,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from warroom.engine.content import Provenance, Record, load_document, load_records, read_yaml, require
+from warroom.engine.content import (
+    Provenance,
+    Record,
+    load_document,
+    load_records,
+    read_yaml,
+    require,
+)
 from warroom.engine.errors import ContentError
 from warroom.games.ncw.state import BLOC_OF, POWERS
 
@@ -51,7 +58,7 @@ class CountryRecord(Record):
     orbit: PowerName | None = None
     stability_red: int
     stability_blue: int
-    reconstructed_fields: list[str] = []
+    reconstructed_fields: tuple[str, ...] = ()
 
 
 class RegionRecord(Record):

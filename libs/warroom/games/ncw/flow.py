@@ -1,0 +1,907 @@
+"""The New Cold War procedure: setup, turns, rounds, resolution and turn end (sections 3-5).
+
+The game advances in `advance` until a step needs a decision; that step is a `Frame`
+on top of `state.stack`. `frame_options` lists the legal options of the top frame and
+`apply_option` applies one to a working copy and advances again.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field, replace
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from warroom.engine import rng
+from warroom.engine.content import read_yaml
+from warroom.engine.model import Event
+from warroom.games.ncw import ops as O
+from warroom.games.ncw.content import CONTENT_DIR, CardStats, power_index, tables
+from warroom.games.ncw.state import (
+    ALLY_OF,
+    BLOC_OF,
+    EVENT,
+    NOBODY,
+    OPS,
+    POWERS,
+    VETO_1,
+    VETO_2,
+    VETO_3,
+    VETO_EXTRA,
+    VETO_UNSC,
+    Frame,
+    NcwState,
+    Play,
+)
+
+ALL_POWERS = 0b1111
+VETO_NAMES: tuple[tuple[str, int], ...] = (
+    ("1", VETO_1),
+    ("2", VETO_2),
+    ("3", VETO_3),
+    ("extra", VETO_EXTRA),
+    ("unsc", VETO_UNSC),
+)
+MB_POS_ONLY = 8
+
+
+@dataclass(slots=True)
+class Ctx:
+    """What one apply produced besides the state: log events and irreversibility."""
+
+    events: list[Event] = field(default_factory=list)
+    irreversible: bool = False
+
+    def log(self, text: str, kind: str = "log", visible_to: frozenset[int] | None = None) -> None:
+        """Append a log event."""
+        self.events.append(Event(text, kind, visible_to))
+
+
+# ---------------------------------------------------------------- plug-ins
+
+
+@cache
+def _module(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def effects() -> ModuleType | None:
+    """The cards engineer's effect interpreter, once it exists."""
+    mod = _module("warroom.games.ncw.effects")
+    return mod if mod is not None and hasattr(mod, "resolve_event") else None
+
+
+def objectives_module() -> ModuleType | None:
+    """The cards engineer's objective checker, once it exists."""
+    mod = _module("warroom.games.ncw.objectives")
+    return mod if mod is not None and hasattr(mod, "fulfilled") else None
+
+
+@cache
+def variant_config(variant: str) -> dict[str, Any]:
+    """The raw record of a variant in content/variants.yaml (a 4p default when absent)."""
+    default: dict[str, Any] = {"id": "4p", "description": "Four players, the base game", "bots": []}
+    path = CONTENT_DIR / "variants.yaml"
+    if not path.exists():
+        return default if variant == "4p" else {}
+    data = read_yaml(path)
+    records = data.get("variants", data.get("records", [])) if isinstance(data, dict) else data
+    for rec in records or []:
+        if isinstance(rec, dict) and rec.get("id") == variant:
+            return rec
+    return default if variant == "4p" else {}
+
+
+def variant_ids() -> list[str]:
+    """Every variant id in content/variants.yaml (4p first)."""
+    path = CONTENT_DIR / "variants.yaml"
+    if not path.exists():
+        return ["4p"]
+    data = read_yaml(path)
+    records = data.get("variants", data.get("records", [])) if isinstance(data, dict) else data
+    ids = [str(r["id"]) for r in records or [] if isinstance(r, dict) and "id" in r]
+    return ids or ["4p"]
+
+
+def card(n: int) -> CardStats:
+    """The core facts of card n."""
+    return tables().cards[n]
+
+
+def card_owner(n: int, player: int) -> int:
+    """Who executes card n's event: its flag, or the player for a neutral card."""
+    power = card(n).power
+    return player if power < 0 else power
+
+
+def event_playable(s: NcwState, n: int, p: int) -> bool:
+    """Whether p may choose to play card n for its event (war targets, card conditions)."""
+    c = card(n)
+    if c.war >= 0 and s.control[c.war] == card_owner(n, p):
+        return False
+    fx = effects()
+    if fx is not None and hasattr(fx, "event_playable"):
+        return bool(fx.event_playable(s, n, p))
+    return True
+
+
+def run_event(s: NcwState, n: int, player: int, ctx: Ctx) -> None:
+    """Execute card n's event (the effect interpreter may push sub-decisions)."""
+    owner = card_owner(n, player)
+    ctx.log(f"{POWERS[player]} resolves the event of {card(n).name} for {POWERS[owner]}", "event")
+    fx = effects()
+    if fx is not None:
+        fx.resolve_event(s, n, owner, player)
+
+
+# ---------------------------------------------------------------- setup
+
+
+def new_state(seed: int, variant: str) -> NcwState:
+    """A new game before any decision (objectives dealt, awaiting the keep choice)."""
+    t = tables()
+    setup = t.setup
+    config = variant_config(variant)
+    bots = 0
+    for name in config.get("bots", []) or []:
+        bots |= 1 << power_index(str(name))
+    n_c, n_r = len(t.countries), len(t.regions)
+    s = NcwState(variant=variant, bots=bots, rng=rng.seed_state(seed))
+    s.control = [NOBODY] * n_c
+    s.token = [0] * n_c
+    s.country_vp_mod = [0] * n_c
+    s.region_vp_mod = [0] * (n_r * 4)
+    s.region_vp_mod_perm = [0] * (n_r * 4)
+    s.subregion_claimed = [NOBODY] * len(t.subregions)
+    s.vp = [setup.starting_vp] * 4
+    s.prestige = list(t.starting_prestige)
+    s.media = setup.starting_media
+    s.media_box = [0] * 4
+    s.op_reserve = [0] * 4
+    s.coups_left = [setup.coups_per_turn] * 4
+    s.vetoes = [VETO_1 | VETO_2 | VETO_3 | (VETO_EXTRA if POWERS[p] in setup.extra_veto_powers else 0) for p in range(4)]
+    s.vetoed_this_turn = [False] * 4
+    s.vetoes_spent = [0] * 4
+    s.access = []
+    for p in range(4):
+        mask = 0
+        locks = setup.access_locks.get(POWERS[p], {})
+        perm = setup.permanent_locks.get(POWERS[p], [])
+        for r, region in enumerate(t.regions):
+            if region.id not in locks and region.id not in perm:
+                mask |= 1 << r
+        s.access.append(mask)
+    s.hands = [[] for _ in range(4)]
+    s.plays = [None] * 4
+    s.exchange = [-1] * 4
+    deck = list(t.decade_cards[0])
+    s.rng = rng.shuffle(s.rng, deck)
+    s.deck = deck
+    withdrawn = {int(n) for n in config.get("withdrawn_objectives", []) or []}
+    for n in sorted(withdrawn):
+        s.flags[f"withdrawn:{n}"] = 1
+    s.objectives = [[] for _ in range(4)]
+    s.objective_offer = [[] for _ in range(4)]
+    s.objective_decks = []
+    s.declared = [[] for _ in range(4)]
+    for p in range(4):
+        pool = [n for n in t.power_objectives[p] if n not in withdrawn]
+        s.rng = rng.shuffle(s.rng, pool)
+        if bots >> p & 1:
+            s.objective_decks.append(pool)
+            continue
+        s.objective_offer[p] = sorted(pool[-setup.objectives_dealt:])
+        s.objective_decks.append(pool[: -setup.objectives_dealt])
+    s.phase = "objectives"
+    return s
+
+
+# ---------------------------------------------------------------- cards
+
+
+def draw(s: NcwState) -> int:
+    """Draw the top card (reshuffling the discard pile into an empty deck); -1 if none left."""
+    if not s.deck and s.discard:
+        s.deck = s.discard
+        s.discard = []
+        s.rng = rng.shuffle(s.rng, s.deck)
+    return s.deck.pop() if s.deck else -1
+
+
+def dispose(s: NcwState, n: int) -> None:
+    """Put a played card away: unique or 3rd-decade cards leave the game, others are discarded."""
+    if card(n).unique or s.decade >= 3:
+        s.removed.append(n)
+    else:
+        s.discard.append(n)
+
+
+def rebuild_deck(s: NcwState) -> None:
+    """3.2: add the next decade's cards, the undealt deck, the discard pile and the older leftovers."""
+    t = tables()
+    pool = s.deck + s.discard + s.leftover[: s.leftover_split] + list(t.decade_cards[s.decade - 1])
+    s.rng = rng.shuffle(s.rng, pool)
+    s.deck = pool
+    s.discard = []
+    s.leftover = s.leftover[s.leftover_split:]
+    s.leftover_split = 0
+    for p in range(4):
+        if s.op_reserve[p] == 1:
+            s.op_reserve[p] = 0
+        if s.decade > t.setup.extra_veto_last_decade:
+            s.vetoes[p] &= ~VETO_EXTRA
+
+
+def is_crisis(n: int) -> bool:
+    """Whether card n is a crisis card."""
+    return card(n).crisis
+
+
+# ---------------------------------------------------------------- advancing
+
+
+def advance(s: NcwState, ctx: Ctx) -> None:
+    """Run the procedure until a decision is pending or the game is over."""
+    while not s.stack and not s.over:
+        handler = _PHASES[s.phase]
+        handler(s, ctx)
+
+
+def _phase_objectives(s: NcwState, ctx: Ctx) -> None:
+    if s.step == 0:
+        mask = sum(1 << p for p in range(4) if s.objective_offer[p])
+        s.step = 1
+        if mask:
+            s.push(Frame("keep", mask=mask))
+        return
+    s.phase, s.step, s.idx = "deploy", 0, 0
+
+
+def _phase_deploy(s: NcwState, ctx: Ctx) -> None:
+    order = tables().setup.deployment_order
+    if s.idx >= len(order):
+        s.phase, s.step, s.idx = "turn_start", 0, 0
+        return
+    p = power_index(order[s.idx])
+    options = tables().setup.deployments[POWERS[p]]
+    if len(options) == 1:
+        deploy(s, p, next(iter(options)), ctx)
+        s.idx += 1
+        return
+    s.push(Frame("deploy", seat=p))
+
+
+def deploy(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
+    """Place p's initial control markers for deployment option A or B (3.5)."""
+    index = tables().country_index
+    for name in tables().setup.deployments[POWERS[p]][option]:
+        s.control[index[name]] = p
+    ctx.log(f"{POWERS[p]} deploys option {option}")
+
+
+def _phase_turn_start(s: NcwState, ctx: Ctx) -> None:
+    setup = tables().setup
+    if s.turn in setup.deck_rebuild_turns:
+        rebuild_deck(s)
+        ctx.log(f"Decade {s.decade}: the deck is rebuilt")
+    if s.turn == setup.automatic_access.turn:
+        for name, regions in setup.automatic_access.unlock.items():
+            for rid in regions:
+                O.grant_access(s, power_index(name), tables().region_index[rid])
+    for p in range(4):
+        for _ in range(setup.hand_size):
+            n = draw(s)
+            if n >= 0:
+                s.hands[p].append(n)
+        s.hands[p].sort()
+    if s.turn == setup.objective_draw_turn:
+        for p in range(4):
+            if s.objective_decks[p] and not s.bots >> p & 1:
+                s.objectives[p].append(s.objective_decks[p].pop())
+                s.objectives[p].sort()
+    s.coups_left = [setup.coups_per_turn] * 4
+    ctx.irreversible = True
+    ctx.log(f"Turn {s.turn} begins")
+    s.phase, s.step, s.round = "ally_exchange", 0, 0
+
+
+def _exchangeable(s: NcwState, p: int) -> list[int]:
+    return [n for n in s.hands[p] if not is_crisis(n)]
+
+
+def _phase_ally_exchange(s: NcwState, ctx: Ctx) -> None:
+    config = variant_config(s.variant)
+    mode = config.get("ally_exchange", "normal")
+    if s.step == 0 and s.turn in tables().setup.ally_exchange_turns and mode != "none":
+        mask = 0
+        for p in range(4):
+            q = ALLY_OF[p]
+            if s.bots >> p & 1 or s.bots >> q & 1:
+                continue
+            if _exchangeable(s, p) and _exchangeable(s, q):
+                mask |= 1 << p
+        s.step = 1
+        if mask:
+            s.exchange = [-1] * 4
+            s.push(Frame("exchange", mask=mask))
+            return
+    if s.step == 1:
+        for p in range(4):
+            q = ALLY_OF[p]
+            if p < q and s.exchange[p] >= 0 and s.exchange[q] >= 0:
+                a, b = s.exchange[p], s.exchange[q]
+                s.hands[p].remove(a)
+                s.hands[q].remove(b)
+                s.hands[p].append(b)
+                s.hands[q].append(a)
+                s.hands[p].sort()
+                s.hands[q].sort()
+                ctx.log(f"{POWERS[p]} and {POWERS[q]} exchange a card")
+        s.exchange = [-1] * 4
+    s.phase, s.step = "leftover_exchange", 0
+
+
+def leftover_order(s: NcwState) -> list[int]:
+    """Powers eligible for the leftover exchange, in order (fewest VPs, lower prestige, lower media)."""
+    top = max(s.vp)
+    eligible = [p for p in range(4) if s.vp[p] < top and not s.bots >> p & 1]
+    return sorted(eligible, key=lambda p: (s.vp[p], s.prestige[p], O.media_pos(s, p), p))
+
+
+def _phase_leftover_exchange(s: NcwState, ctx: Ctx) -> None:
+    config = variant_config(s.variant)
+    if (
+        s.step == 0
+        and s.turn in tables().setup.leftover_exchange_turns
+        and config.get("leftover_exchange", True)
+        and s.leftover
+    ):
+        s.step = 1
+        order = leftover_order(s)
+        if order:
+            s.push(Frame("leftover", seat=order[0], items=tuple(order[1:])))
+            return
+    s.phase, s.step, s.round = "place", 0, 0
+
+
+def _phase_place(s: NcwState, ctx: Ctx) -> None:
+    if s.round >= tables().setup.rounds_per_turn:
+        s.phase, s.step = "turn_end", 0
+        return
+    if s.step == 0:
+        s.plays = [None] * 4
+        s.order = []
+        s.revealed = False
+        mask = sum(1 << p for p in range(4) if s.hands[p])
+        s.step = 1
+        if mask:
+            s.push(Frame("place", mask=mask))
+            return
+    s.revealed = True
+    ctx.irreversible = True
+    for p in range(4):
+        play = s.plays[p]
+        if play is not None:
+            mode = "event" if play.mode == EVENT else "OPs"
+            extra = " with an OP reserve" if play.reserve else ""
+            ctx.log(f"{POWERS[p]} reveals {card(play.card).name} for its {mode}{extra}", "reveal")
+    s.phase, s.step, s.idx = "resolve", 0, NOBODY
+
+
+def order_key(s: NcwState, play: Play) -> tuple[int, int, tuple[int, int, int, int]]:
+    """Resolution order (4.3.1): crisis events, events by value, then OP cards by value; 4.2 ties."""
+    c = card(play.card)
+    group = (0 if c.crisis else 1) if play.mode == EVENT else 2
+    return group, -play.order_value, O.precedence_key(s, play.power)
+
+
+def next_play(s: NcwState) -> int:
+    """The power whose card resolves next, or -1 when all have resolved."""
+    best = NOBODY
+    best_key: tuple[int, int, tuple[int, int, int, int]] | None = None
+    for p in range(4):
+        play = s.plays[p]
+        if play is None or p in s.order:
+            continue
+        key = order_key(s, play)
+        if best_key is None or key < best_key:
+            best, best_key = p, key
+    return best
+
+
+def forced_event(s: NcwState, play: Play) -> bool:
+    """Whether a card played for OPs also triggers its event (rival or negative cards; wars)."""
+    c = card(play.card)
+    owner = card_owner(play.card, play.power)
+    rival = owner != play.power
+    if not (rival or c.negative):
+        return False
+    if c.war >= 0 and s.control[c.war] == owner:
+        return False
+    fx = effects()
+    return fx is None or not hasattr(fx, "event_playable") or bool(fx.event_playable(s, play.card, owner))
+
+
+def ops_value(s: NcwState, play: Play) -> int:
+    """OPs a card played for OPs gives (2.2.1): higher or lower value by class, +1 reserve, max 4."""
+    c = card(play.card)
+    owner = card_owner(play.card, play.power)
+    if c.crisis:
+        value = 0
+    elif owner == play.power:
+        value = c.ops
+    elif c.negative:
+        value = c.ops_low
+    elif c.war >= 0:
+        value = c.ops if play.event_on else c.ops_low
+    else:
+        value = c.ops
+    if play.reserve:
+        value = min(4, value + 1)
+    return value
+
+
+def veto_candidates(s: NcwState, play: Play) -> list[int]:
+    """Powers that may veto this card's event now, in tie-breaker order."""
+    c = card(play.card)
+    if c.crisis or c.ops > 3:
+        return []
+    out = []
+    for q in O.precedence(s):
+        if q == play.power and play.mode == EVENT:
+            continue
+        if veto_markers(s, q, play.card):
+            out.append(q)
+    return out
+
+
+def veto_markers(s: NcwState, q: int, n: int) -> list[str]:
+    """The veto markers q may use against card n."""
+    value = card(n).ops
+    out = []
+    for name, bit in VETO_NAMES:
+        if not s.vetoes[q] & bit:
+            continue
+        if bit != VETO_UNSC and s.vetoed_this_turn[q]:
+            continue
+        if bit in (VETO_1, VETO_2, VETO_3) and (VETO_1, VETO_2, VETO_3).index(bit) + 1 < value:
+            continue
+        out.append(name)
+    return out
+
+
+def veto_cost(n: int, marker: str) -> int:
+    """Political cost in VPs of vetoing card n with a marker (4.3.3)."""
+    if marker == "unsc":
+        return 0
+    if marker == "extra":
+        c = card(n)
+        reduction = 1 if c.power in (power_index("China"), power_index("EU")) else 0
+        return max(0, c.ops - reduction)
+    return int(marker)
+
+
+def _phase_resolve(s: NcwState, ctx: Ctx) -> None:
+    if s.idx < 0:
+        p = next_play(s)
+        if p < 0:
+            s.phase, s.step = "round_end", 0
+            return
+        s.idx, s.step = p, 0
+        s.order.append(p)
+    p = s.idx
+    play = s.plays[p]
+    assert play is not None
+    if s.step == 0:
+        if play.mode == EVENT and not card(play.card).crisis and not event_playable(s, play.card, p):
+            play = replace(play, mode=OPS)
+            ctx.log(f"{POWERS[p]} can no longer play the event of {card(play.card).name}; it plays the OPs")
+        on = play.mode == EVENT or forced_event(s, play)
+        play = replace(play, event_on=on)
+        s.plays[p] = play
+        s.step = 1
+        if on:
+            candidates = veto_candidates(s, play)
+            if candidates:
+                s.push(Frame("veto", seat=candidates[0], card=play.card, items=tuple(candidates[1:])))
+        return
+    if s.step == 1:
+        if play.vetoed and play.event_on:
+            play = replace(play, event_on=False)
+        if play.mode == OPS:
+            value = ops_value(s, play)
+            play = replace(play, ops=value)
+            s.plays[p] = play
+            s.step = 2
+            flags = O.OPF_RESERVE_DONE if play.reserve else 0
+            O.push_ops(s, p, value, card=play.card, flags=flags)
+            return
+        s.plays[p] = play
+        s.step = 3
+        if play.event_on:
+            run_event(s, play.card, p, ctx)
+        return
+    if s.step == 2:
+        s.step = 4
+        if play.event_on:
+            run_event(s, play.card, p, ctx)
+        return
+    if s.step == 3:
+        s.step = 4
+        if play.reserve:
+            O.push_ops(s, p, 1, card=play.card, flags=O.OPF_RESERVE_DONE)
+        return
+    dispose(s, play.card)
+    s.plays[p] = None
+    s.idx, s.step = NOBODY, 0
+
+
+def _phase_round_end(s: NcwState, ctx: Ctx) -> None:
+    s.round += 1
+    s.phase, s.step = "place", 0
+
+
+def _phase_turn_end(s: NcwState, ctx: Ctx) -> None:
+    setup = tables().setup
+    step = s.step
+    s.step += 1
+    if step == 0:
+        if s.turn in (3, 6):
+            s.leftover_split = len(s.leftover)
+        for p in range(4):
+            for n in s.hands[p]:
+                if s.turn < setup.turns:
+                    s.leftover.append(n)
+                else:
+                    s.discard.append(n)
+            s.hands[p] = []
+        s.plays = [None] * 4
+        s.order = []
+        s.revealed = False
+    elif step == 1 and s.turn in setup.prestige_check_turns:
+        prestige_check(s, ctx)
+    elif step == 2 and s.turn in setup.global_scoring_turns:
+        media_benefits(s, ctx)
+    elif step == 3 and s.turn in setup.global_scoring_turns:
+        O.score_regions(s)
+        ctx.log("Global scoring")
+    elif step == 4:
+        O.claim_subregions(s)
+    elif step == 5:
+        mask = sum(1 << p for p in range(4) if s.objectives[p] and not s.bots >> p & 1)
+        if mask:
+            s.push(Frame("declare", mask=mask))
+    elif step == 6:
+        end_of_turn(s, ctx)
+
+
+def prestige_check(s: NcwState, ctx: Ctx) -> None:
+    """4.4.1: media virtual shift, the position table in order of play, then the leader bonus."""
+    t = tables()
+    lead = 0 if s.media > 0 else 1 if s.media < 0 else -1
+    m = abs(s.media)
+    shift = 0 if m == 0 else 1 if m <= 3 else 2
+    frames: list[Frame] = []
+    for p in O.precedence(s):
+        virtual = s.prestige[p] + (shift if BLOC_OF[p] == lead else 0)
+        row = t.prestige_rows[max(-5, min(5, virtual))]
+        s.vp[p] += row.vp
+        if row.media_marker > 0:
+            O.gain_media_reserve(s, p)
+        elif row.media_marker < 0:
+            O.negative_media_marker(s, p)
+        if row.op_reserve > 0:
+            O.gain_op_reserve(s, p)
+        elif row.op_reserve < 0:
+            O.negative_op_reserve(s, p)
+        if row.ops > 0:
+            frames.append(Frame("ops", seat=p, ops=row.ops, flags=O.OPF_CONTROL_ONLY | O.OPF_ONE_PER_REGION | O.OPF_NO_COUP))
+        elif row.ops < 0 and any(c == p for c in s.control):
+            frames.append(Frame("debt", seat=p, ops=-row.ops))
+    top = max(s.prestige)
+    leaders = [p for p in range(4) if s.prestige[p] == top]
+    if len(leaders) == 1:
+        s.vp[leaders[0]] += t.setup.prestige_leader_bonus
+    for frame in reversed(frames):
+        s.push(frame)
+    ctx.log("Prestige check")
+
+
+def media_benefits(s: NcwState, ctx: Ctx) -> None:
+    """4.4.2 steps 1-2: the bloc ahead on the media track uses its benefit, in tie-breaker order."""
+    if s.media == 0:
+        return
+    lead = 0 if s.media > 0 else 1
+    m = abs(s.media)
+    level = 1 if m <= 2 else 2 if m <= 4 else 3
+    powers = O.precedence(s, [p for p in range(4) if BLOC_OF[p] == lead])
+    for p in reversed(powers):
+        s.push(Frame("media_benefit", seat=p, ops=2 if level == 3 else 1, flags=level))
+
+
+def media_benefit_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
+    """Options of a media benefit (4.3.2.5, global scoring)."""
+    t = tables()
+    p, level = f.seat, f.flags & 3
+    bloc, ally = BLOC_OF[p], ALLY_OF[p]
+    out: list[tuple[str, str]] = []
+    for c, rec in enumerate(t.countries):
+        ctrl = s.control[c]
+        if ctrl == ally:
+            continue
+        if O.orbit_owner(s, c) == p and ctrl != p and (level >= 2 or O.stability_for(s, c, bloc) <= 2):
+            out.append((f"pos:{rec.id}", f"+1 position in {rec.name}"))
+        if f.flags & MB_POS_ONLY or ctrl < 0 or BLOC_OF[ctrl] == bloc:
+            continue
+        kind = rec.type
+        if level == 1:
+            ok = kind == "non_geo" and O.lower_stability(c) == 1 and O.orbit_owner(s, c) < 0
+        elif level == 2:
+            ok = kind == "non_geo"
+        else:
+            ok = kind != "regional_power"
+        if ok:
+            out.append((f"remove:{rec.id}", f"Remove {POWERS[ctrl]} control in {rec.name}"))
+    out.append(("pass", "Do not use the media benefit"))
+    return out
+
+
+def end_of_turn(s: NcwState, ctx: Ctx) -> None:
+    """Victory checks (5.1, 5.2), then the clean-up before the next turn."""
+    setup = tables().setup
+    need = int(variant_config(s.variant).get("objectives_needed", setup.objectives_for_victory))
+    if s.turn in setup.automatic_victory_turns:
+        achievers = [p for p in range(4) if len(s.declared[p]) >= need]
+        if achievers:
+            finish(s, achievers, with_vp=True, reason="automatic victory by objectives", ctx=ctx)
+            return
+    if s.turn >= setup.turns:
+        finish(s, list(range(4)), with_vp=True, reason="victory by VPs at the end of turn 9", ctx=ctx)
+        return
+    if s.turn in setup.global_scoring_turns:
+        s.region_vp_mod = [0] * len(s.region_vp_mod)
+    s.vetoed_this_turn = [False] * 4
+    s.blocks = [b for b in s.blocks if b.until_turn > s.turn]
+    s.turn += 1
+    s.phase, s.step, s.round, s.idx = "turn_start", 0, 0, NOBODY
+
+
+def finish(s: NcwState, candidates: list[int], with_vp: bool, reason: str, ctx: Ctx) -> None:
+    """End the game: the best candidate(s) by VP, prestige, media; a full tie is a joint win."""
+    def key(p: int) -> tuple[int, int, int]:
+        return (s.vp[p] if with_vp else 0, s.prestige[p], O.media_pos(s, p))
+
+    best = max(key(p) for p in candidates)
+    s.winners = tuple(p for p in candidates if key(p) == best)
+    s.reason = reason
+    s.over = True
+    s.phase = "over"
+    ctx.log(f"Game over ({reason}): " + ", ".join(POWERS[p] for p in s.winners), "result")
+
+
+_PHASES = {
+    "objectives": _phase_objectives,
+    "deploy": _phase_deploy,
+    "turn_start": _phase_turn_start,
+    "ally_exchange": _phase_ally_exchange,
+    "leftover_exchange": _phase_leftover_exchange,
+    "place": _phase_place,
+    "resolve": _phase_resolve,
+    "round_end": _phase_round_end,
+    "turn_end": _phase_turn_end,
+}
+
+
+# ---------------------------------------------------------------- decisions
+
+
+def place_options(s: NcwState, p: int) -> list[tuple[str, str]]:
+    """Cards p may place this round, each with its event/OPs choice and optional OP reserve."""
+    hand = s.hands[p]
+    rounds_left = tables().setup.rounds_per_turn - s.round
+    crises = [n for n in hand if is_crisis(n)]
+    cards = crises if crises and len(crises) >= rounds_left else hand
+    reserve = s.op_reserve[p] == 1
+    out: list[tuple[str, str]] = []
+    for n in cards:
+        c = card(n)
+        owner = card_owner(n, p)
+        modes: list[str]
+        if c.crisis:
+            modes = ["e"]
+        elif owner != p or c.negative:
+            modes = ["o"]
+        else:
+            modes = ["e", "o"] if event_playable(s, n, p) else ["o"]
+        for mode in modes:
+            label = f"{c.name} for its {'event' if mode == 'e' else 'OPs'}"
+            out.append((f"{n}{mode}", label))
+            if reserve:
+                out.append((f"{n}{mode}r", label + " with the OP reserve"))
+    return out
+
+
+def frame_options(s: NcwState, f: Frame) -> dict[int, list[tuple[str, str]]]:
+    """The options of each acting power for the frame on top of the stack."""
+    kind = f.kind
+    if kind == "ops":
+        return {f.seat: O.ops_options(s, f)}
+    if kind == "place":
+        return {p: place_options(s, p) for p in range(4) if f.mask >> p & 1}
+    if kind == "veto":
+        opts = [(f"veto:{m}", f"Veto with the {m} marker") for m in veto_markers(s, f.seat, f.card)]
+        return {f.seat: [*opts, ("pass", "Do not veto")]}
+    if kind == "keep":
+        return {
+            p: [(f"discard:{n}", f"Keep the others, discard objective {n}") for n in s.objective_offer[p]]
+            for p in range(4)
+            if f.mask >> p & 1
+        }
+    if kind == "deploy":
+        return {f.seat: [(k, f"Deployment option {k}") for k in tables().setup.deployments[POWERS[f.seat]]]}
+    if kind == "exchange":
+        return {
+            p: [(f"give:{n}", f"Give {card(n).name} to your ally") for n in _exchangeable(s, p)]
+            for p in range(4)
+            if f.mask >> p & 1
+        }
+    if kind == "leftover":
+        if f.flags:
+            return {f.seat: [(f"take:{n}", f"Take {card(n).name}") for n in s.leftover]}
+        gives = [(f"give:{n}", f"Exchange {card(n).name}") for n in _exchangeable(s, f.seat)]
+        return {f.seat: [*gives, ("done", "No (more) exchanges")]}
+    if kind == "media_benefit":
+        return {f.seat: media_benefit_options(s, f)}
+    if kind == "debt":
+        t = tables()
+        return {
+            f.seat: [(f"remove:{t.countries[c].id}", f"Remove your control of {t.countries[c].name}")
+                     for c in range(len(t.countries)) if s.control[c] == f.seat]
+        }
+    if kind == "declare":
+        out: dict[int, list[tuple[str, str]]] = {}
+        for p in range(4):
+            if f.mask >> p & 1:
+                out[p] = [*((f"declare:{n}", f"Declare objective {n}") for n in fulfilled(s, p)),
+                          ("pass", "Declare nothing this turn")]
+        return out
+    if kind.startswith("fx:"):
+        fx = effects()
+        if fx is None:
+            return {f.seat: [("done", "Continue")]}
+        return {f.seat: list(fx.frame_options(s, f))}
+    raise KeyError(f"unknown frame kind {kind!r}")
+
+
+def fulfilled(s: NcwState, p: int) -> list[int]:
+    """p's held objectives that are fulfilled now (and may be declared)."""
+    mod = objectives_module()
+    if mod is None:
+        return []
+    return [n for n in s.objectives[p] if mod.fulfilled(s, p, n)]
+
+
+def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
+    """Apply p's option to the top frame of the working copy, then advance."""
+    f = s.stack[-1]
+    kind = f.kind
+    if kind == "ops":
+        O.apply_ops_option(s, f, option)
+    elif kind == "place":
+        _apply_place(s, f, p, option, ctx)
+    elif kind == "veto":
+        s.stack.pop()
+        if option == "pass":
+            if f.items:
+                s.push(replace(f, seat=f.items[0], items=f.items[1:]))
+        else:
+            marker = option.partition(":")[2]
+            bit = dict(VETO_NAMES)[marker]
+            s.vetoes[p] &= ~bit
+            if bit != VETO_UNSC:
+                s.vetoed_this_turn[p] = True
+            s.vetoes_spent[p] += 1
+            s.vp[p] -= veto_cost(f.card, marker)
+            play = s.plays[s.idx]
+            assert play is not None
+            s.plays[s.idx] = replace(play, vetoed=True)
+            ctx.log(f"{POWERS[p]} vetoes {card(f.card).name} ({marker})", "veto")
+    elif kind == "keep":
+        n = int(option.partition(":")[2])
+        s.objectives[p] = sorted(x for x in s.objective_offer[p] if x != n)
+        s.objective_offer[p] = []
+        s.objectives_out.append(n)
+        _clear_bit(s, f, p)
+    elif kind == "deploy":
+        s.stack.pop()
+        deploy(s, p, option, ctx)
+        s.idx += 1
+    elif kind == "exchange":
+        s.exchange[p] = int(option.partition(":")[2])
+        _clear_bit(s, f, p)
+    elif kind == "leftover":
+        s.stack.pop()
+        if option == "done":
+            if f.items:
+                s.push(Frame("leftover", seat=f.items[0], items=f.items[1:]))
+        elif f.flags:
+            n = int(option.partition(":")[2])
+            s.leftover.remove(n)
+            s.hands[p].append(n)
+            s.hands[p].sort()
+            if s.leftover and _exchangeable(s, p):
+                s.push(replace(f, flags=0))
+            elif f.items:
+                s.push(Frame("leftover", seat=f.items[0], items=f.items[1:]))
+        else:
+            n = int(option.partition(":")[2])
+            s.hands[p].remove(n)
+            s.discard.append(n)
+            s.push(replace(f, flags=1))
+    elif kind == "media_benefit":
+        _apply_media_benefit(s, f, option)
+    elif kind == "debt":
+        s.stack.pop()
+        c = tables().country_index[option.partition(":")[2]]
+        O.set_control(s, c, NOBODY)
+        left = f.ops - O.stability_for(s, c, BLOC_OF[p])
+        if left > 0 and any(x == p for x in s.control):
+            s.push(replace(f, ops=left))
+    elif kind == "declare":
+        if option != "pass":
+            n = int(option.partition(":")[2])
+            s.objectives[p].remove(n)
+            s.declared[p].append(n)
+            if variant_config(s.variant).get("objectives_award_vp", True):
+                s.vp[p] += tables().objectives[n].vp
+            ctx.irreversible = True
+            ctx.log(f"{POWERS[p]} declares objective {n}", "objective")
+        _clear_bit(s, f, p)
+    elif kind.startswith("fx:"):
+        fx = effects()
+        if fx is None:
+            s.stack.pop()
+        else:
+            fx.apply_frame(s, f, option)
+    advance(s, ctx)
+
+
+def _clear_bit(s: NcwState, f: Frame, p: int) -> None:
+    s.stack.pop()
+    mask = f.mask & ~(1 << p)
+    if mask:
+        s.push(replace(f, mask=mask))
+
+
+def _apply_place(s: NcwState, f: Frame, p: int, option: str, ctx: Ctx) -> None:
+    reserve = option.endswith("r")
+    body = option[:-1] if reserve else option
+    mode = EVENT if body.endswith("e") else OPS
+    n = int(body[:-1])
+    s.hands[p].remove(n)
+    c = card(n)
+    value = c.ops + (1 if reserve else 0)
+    if reserve:
+        s.op_reserve[p] = 0
+    s.plays[p] = Play(p, n, mode, reserve, order_value=min(4, value) if reserve else value)
+    _clear_bit(s, f, p)
+    ctx.log(f"{POWERS[p]} places a card", "place")
+
+
+def _apply_media_benefit(s: NcwState, f: Frame, option: str) -> None:
+    s.stack.pop()
+    if option == "pass":
+        return
+    kind, _, name = option.partition(":")
+    c = tables().country_index[name]
+    p = f.seat
+    if kind == "remove":
+        O.set_control(s, c, NOBODY)
+        return
+    O.set_control(s, c, NOBODY if s.control[c] >= 0 else p)
+    if f.ops > 1:
+        s.push(replace(f, ops=f.ops - 1, flags=f.flags | MB_POS_ONLY))

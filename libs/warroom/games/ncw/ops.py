@@ -1,0 +1,493 @@
+"""Board helpers shared by the core rules, card effects and bots.
+
+Every function here mutates the state it is given: call them only on a working copy.
+Costs and scoring follow rulebook sections 4.3.2 and 4.4; see docs/rulings.md for rulings.
+"""
+
+from __future__ import annotations
+
+from warroom.games.ncw.content import Tables, tables
+from warroom.games.ncw.state import ALLY_OF, BLOC_OF, BLUE, NOBODY, POWERS, Frame, NcwState
+
+# Flags of an "ops" frame.
+OPF_PRESTIGE_USED = 1
+OPF_MEDIA_USED = 2
+OPF_MEDIA_RES_DONE = 4
+OPF_RESERVE_DONE = 8
+OPF_CONTROL_ONLY = 16
+OPF_ONE_PER_REGION = 32
+OPF_NO_COUP = 64
+
+
+def T() -> Tables:
+    """The content tables (cached)."""
+    return tables()
+
+
+# ---------------------------------------------------------------- tracks
+
+
+def change_vp(s: NcwState, p: int, n: int) -> None:
+    """Add n VPs (negative to subtract) to power p."""
+    s.vp[p] += n
+
+
+def change_prestige(s: NcwState, p: int, n: int) -> None:
+    """Move p's prestige marker n boxes; ±2 VP per step past ±5; ±2 VP per step in turn 9."""
+    extreme = T().setup.prestige_extreme_vp
+    step = 1 if n > 0 else -1
+    for _ in range(abs(n)):
+        if s.prestige[p] * step >= 5:
+            s.vp[p] += extreme * step
+            continue
+        s.prestige[p] += step
+        if s.turn == 9:
+            s.vp[p] += extreme * step
+
+
+def media_pos(s: NcwState, p: int) -> int:
+    """The media track position from p's bloc's point of view (+ = p's bloc leads)."""
+    return s.media if BLOC_OF[p] == BLUE else -s.media
+
+
+def shift_media(s: NcwState, bloc: int, n: int) -> None:
+    """Shift the media marker n positions toward `bloc` (negative n: away), within ±5."""
+    delta = n if bloc == BLUE else -n
+    s.media = max(-5, min(5, s.media + delta))
+
+
+def gain_media_reserve(s: NcwState, p: int) -> None:
+    """p places a media reserve marker (4.3.2.5): cancels a negative marker, or pairs with the ally's."""
+    box = s.media_box[p]
+    if box == -1:
+        s.media_box[p] = 0
+    elif box == 0:
+        ally = ALLY_OF[p]
+        if s.media_box[ally] == 1:
+            s.media_box[ally] = 0
+            shift_media(s, BLOC_OF[p], 1)
+        else:
+            s.media_box[p] = 1
+
+
+def negative_media_marker(s: NcwState, p: int) -> None:
+    """p receives a negative media marker (4.3.2.5)."""
+    box = s.media_box[p]
+    if box == 0:
+        s.media_box[p] = -1
+    elif box == 1:
+        s.media_box[p] = 0
+    else:
+        s.media_box[p] = 0
+        shift_media(s, 1 - BLOC_OF[p], 1)
+
+
+def gain_op_reserve(s: NcwState, p: int) -> None:
+    """p places an OP reserve marker (cancels a negative one)."""
+    if s.op_reserve[p] == -1:
+        s.op_reserve[p] = 0
+    elif s.op_reserve[p] == 0:
+        s.op_reserve[p] = 1
+
+
+def negative_op_reserve(s: NcwState, p: int) -> None:
+    """p receives a negative OP reserve (4.3.2.6)."""
+    if s.op_reserve[p] == 0:
+        s.op_reserve[p] = -1
+    elif s.op_reserve[p] == 1:
+        s.op_reserve[p] = 0
+
+
+def precedence_key(s: NcwState, p: int) -> tuple[int, int, int, int]:
+    """Sort key of the 4.2 tie-breaker: higher VP, prestige, media, then initial order."""
+    return (-s.vp[p], -s.prestige[p], -media_pos(s, p), p)
+
+
+def precedence(s: NcwState, powers: list[int] | None = None) -> list[int]:
+    """Powers in tie-breaker order (first takes precedence)."""
+    return sorted(range(4) if powers is None else powers, key=lambda p: precedence_key(s, p))
+
+
+# ---------------------------------------------------------------- countries
+
+
+def orbit_owner(s: NcwState, c: int) -> int:
+    """The power whose ORBIT country c is (-1 if none), after permanent events."""
+    if s.orbit_override and c in s.orbit_override:
+        return s.orbit_override[c]
+    return T().country_orbit[c]
+
+
+def stability_for(s: NcwState, c: int, bloc: int) -> int:
+    """c's printed stability for a bloc (a country that lost its ORBIT uses the lower rating)."""
+    stab = T().stability[c]
+    if s.orbit_override and c in s.orbit_override and s.orbit_override[c] < 0:
+        return min(stab)
+    return stab[bloc]
+
+
+def lower_stability(c: int) -> int:
+    """c's lower stability rating (both are equal for non-ORBIT countries)."""
+    return min(T().stability[c])
+
+
+def country_value(s: NcwState, c: int, p: int) -> int:
+    """VPs c is worth to p in scoring: 3/2/1 by type, +1 for an ORBIT of the opposing bloc."""
+    value = T().country_value[c]
+    owner = orbit_owner(s, c)
+    if owner >= 0 and BLOC_OF[owner] != BLOC_OF[p]:
+        value += T().setup.orbit_bonus
+    return value
+
+
+def token_favours(s: NcwState, c: int) -> tuple[int, bool] | None:
+    """(bloc, stabilizing) of c's stability token, or None without one.
+
+    A token of the controller's bloc stabilizes; otherwise it destabilizes in favour of its bloc.
+    """
+    t = s.token[c]
+    if not t:
+        return None
+    bloc = t - 1
+    ctrl = s.control[c]
+    return bloc, ctrl >= 0 and BLOC_OF[ctrl] == bloc
+
+
+def pos_cost(s: NcwState, p: int, c: int) -> tuple[int, bool]:
+    """(OPs to move c one POS for p, whether the stability token modifier applies)."""
+    bloc = BLOC_OF[p]
+    base = stability_for(s, c, bloc)
+    fav = token_favours(s, c)
+    if fav is not None:
+        tbloc, stabilizing = fav
+        if stabilizing and tbloc != bloc:
+            return base + 1, True
+        if not stabilizing and tbloc == bloc:
+            return max(1, base - 1), True
+    elif s.perm_destab and s.perm_destab.get(c, -1) == bloc:
+        return max(1, base - 1), False
+    return base, False
+
+
+def destabilized_for(s: NcwState, c: int, bloc: int) -> bool:
+    """Whether c is destabilized in favour of `bloc` (token or permanent event)."""
+    fav = token_favours(s, c)
+    if fav is not None:
+        return fav[0] == bloc and not fav[1]
+    return bool(s.perm_destab) and s.perm_destab.get(c, -1) == bloc
+
+
+def coup_possible(s: NcwState, p: int, c: int) -> bool:
+    """Whether p may stage a coup in c (4.3.2.2): stability 1-2, or destabilized stability-3 ORBIT."""
+    ctrl = s.control[c]
+    if ctrl < 0 or ctrl == p:
+        return False
+    bloc = BLOC_OF[p]
+    base = stability_for(s, c, bloc)
+    if base <= 2:
+        return True
+    return base == 3 and orbit_owner(s, c) >= 0 and destabilized_for(s, c, bloc)
+
+
+def coup_cost(s: NcwState, p: int, c: int) -> int:
+    """OPs for a coup: the first POS at p's (modified) cost, the second at the lower rating."""
+    return pos_cost(s, p, c)[0] + lower_stability(c)
+
+
+def set_control(s: NcwState, c: int, p: int) -> None:
+    """Set c's controller (p or -1), applying the country VP modifier and token bookkeeping.
+
+    A stability token whose function (stabilize / destabilize) changes with the new
+    controller is removed (4.3.2.3); a pending country VP modifier hits the new controller.
+    """
+    old = s.control[c]
+    if old == p:
+        return
+    t = s.token[c]
+    if t:
+        bloc = t - 1
+        before = old >= 0 and BLOC_OF[old] == bloc
+        after = p >= 0 and BLOC_OF[p] == bloc
+        if before != after:
+            s.token[c] = 0
+    s.control[c] = p
+    if p >= 0 and s.country_vp_mod[c]:
+        s.vp[p] += s.country_vp_mod[c]
+        s.country_vp_mod[c] = 0
+
+
+def place_token(s: NcwState, c: int, bloc: int) -> None:
+    """Put a stability token of `bloc` on c (replacing nothing: c must be free)."""
+    s.token[c] = bloc + 1
+
+
+def remove_token(s: NcwState, c: int) -> None:
+    """Remove c's stability token."""
+    s.token[c] = 0
+
+
+def controls(s: NcwState, p: int, c: int) -> bool:
+    """Whether p controls c."""
+    return s.control[c] == p
+
+
+def has_access(s: NcwState, p: int, region: int) -> bool:
+    """Whether p may play OPs or events in a region (2.1.2.2)."""
+    return bool(s.access[p] >> region & 1)
+
+
+def grant_access(s: NcwState, p: int, region: int) -> None:
+    """Open a region to p (unless permanently locked: China in Europe)."""
+    locks = T().setup.permanent_locks
+    if T().regions[region].id in locks.get(POWERS[p], []):
+        return
+    s.access[p] |= 1 << region
+
+
+def blocked(s: NcwState, p: int, c: int, by_ops: bool = True) -> bool:
+    """Whether a permanent event forbids p to influence c (by OPs, or at all)."""
+    if not s.blocks:
+        return False
+    region = T().country_region[c]
+    for b in s.blocks:
+        if not b.powers >> p & 1 or s.turn > b.until_turn:
+            continue
+        if b.ops_only and not by_ops:
+            continue
+        if b.country == c or b.region == region:
+            return True
+    return False
+
+
+def can_influence(s: NcwState, p: int, c: int, by_ops: bool = True) -> bool:
+    """Access to c's region and no block."""
+    return has_access(s, p, T().country_region[c]) and not blocked(s, p, c, by_ops)
+
+
+def token_action(s: NcwState, p: int, c: int) -> str | None:
+    """What 1 OP of stability work by p in c would do ("place"/"remove"), or None if illegal."""
+    bloc = BLOC_OF[p]
+    t = s.token[c]
+    ctrl = s.control[c]
+    if t:
+        if t - 1 == bloc:
+            return None
+        return "remove"
+    own_side = ctrl >= 0 and BLOC_OF[ctrl] == bloc
+    if not own_side and stability_for(s, c, bloc) <= 1:
+        return None
+    if bloc == BLUE and s.perm_destab.get(c, -1) == 1 - BLUE:
+        return None
+    return "place"
+
+
+# ---------------------------------------------------------------- coups
+
+
+def do_coup(s: NcwState, p: int, c: int, rewarded: bool = True) -> None:
+    """Reverse c from another power's control to p's; with `rewarded`, a coup by OPs (4.3.2.2)."""
+    old = s.control[c]
+    owner = orbit_owner(s, c)
+    set_control(s, c, p)
+    if not rewarded:
+        return
+    cls = lower_stability(c)
+    s.vp[p] += 1 if cls == 1 and owner < 0 else 2
+    if owner >= 0 and cls >= 2:
+        if old == owner and p != owner:
+            change_prestige(s, owner, -1)
+        if p == owner:
+            gain_media_reserve(s, p)
+    s.coups_left[p] -= 1
+    if s.coups_left[p] == 0:
+        negative_media_marker(s, p)
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def region_vp(s: NcwState, p: int, r: int) -> int:
+    """p's VPs in region r: country values plus region VP modifiers."""
+    total = s.region_vp_mod[r * 4 + p] + s.region_vp_mod_perm[r * 4 + p]
+    control = s.control
+    for c in T().region_countries[r]:
+        if control[c] == p:
+            total += country_value(s, c, p)
+    return total
+
+
+def region_count(s: NcwState, p: int, r: int) -> int:
+    """How many countries of region r p controls."""
+    control = s.control
+    return sum(1 for c in T().region_countries[r] if control[c] == p)
+
+
+def region_controller(s: NcwState, r: int) -> int:
+    """The power controlling region r (2.1.2.1), or -1."""
+    t = T()
+    vps = [region_vp(s, p, r) for p in range(4)]
+    for p in range(4):
+        if getattr(t.regions[r].reward, POWERS[p]) is None:
+            continue
+        if region_count(s, p, r) < t.region_min[r]:
+            continue
+        if all(vps[p] > vps[q] for q in range(4) if q != p):
+            return p
+    return NOBODY
+
+
+def score_regions(s: NcwState) -> None:
+    """Global scoring (4.4.2 step 3): country VPs and region rewards, regions in the stated order."""
+    t = T()
+    for r in t.scoring_order:
+        for p in range(4):
+            s.vp[p] += region_vp(s, p, r)
+        owner = region_controller(s, r)
+        if owner >= 0:
+            s.vp[owner] += t.region_reward[r][owner]
+
+
+def subregion_owner(s: NcwState, i: int) -> int:
+    """The power controlling every country of subregion i, or -1."""
+    members = T().subregion_members[i]
+    first = s.control[members[0]]
+    if first < 0:
+        return NOBODY
+    for c in members:
+        if s.control[c] != first:
+            return NOBODY
+    return first
+
+
+def claim_subregions(s: NcwState) -> None:
+    """Claim every unclaimed subregion fully controlled by one power (2.1.3.2)."""
+    t = T()
+    for i in range(len(t.subregions)):
+        if s.subregion_claimed[i] >= 0:
+            continue
+        p = subregion_owner(s, i)
+        if p < 0:
+            continue
+        reward = getattr(t.subregions[i].reward, POWERS[p])
+        if reward is None:
+            continue
+        s.vp[p] += reward
+        s.subregion_claimed[i] = p
+
+
+# ---------------------------------------------------------------- spending OPs
+
+
+def push_ops(s: NcwState, p: int, ops: int, card: int = -1, flags: int = 0, scope: tuple[int, ...] = ()) -> None:
+    """Let p spend `ops` OPs now (one atomic decision per action, "done" ends it)."""
+    if ops > 0:
+        s.push(Frame("ops", seat=p, card=card, ops=ops, flags=flags, scope=scope))
+
+
+def prestige_cost(s: NcwState, p: int) -> int:
+    """OPs to advance p one box on the prestige track (4.3.2.4)."""
+    return 2 if -3 <= s.prestige[p] <= 3 else 3
+
+
+def ops_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
+    """Legal actions for an "ops" frame as (id, label)."""
+    p, ops, flags = f.seat, f.ops, f.flags
+    t = T()
+    out: list[tuple[str, str]] = []
+    touched = f.items
+    countries = f.scope or range(len(t.countries))
+    one_per_region = flags & OPF_ONE_PER_REGION
+    control = s.control
+    for c in countries:
+        if c in touched:
+            continue
+        region = t.country_region[c]
+        if one_per_region and f.mask >> region & 1:
+            continue
+        if not s.access[p] >> region & 1 or (s.blocks and blocked(s, p, c)):
+            continue
+        ctrl = control[c]
+        name = t.countries[c].id
+        if ctrl != p:
+            cost = pos_cost(s, p, c)[0]
+            if cost <= ops and not (one_per_region and cost > 1):
+                out.append((f"pos:{name}", f"Move {t.countries[c].name} one position ({cost} OPs)"))
+            if (
+                ctrl >= 0
+                and not flags & OPF_NO_COUP
+                and not one_per_region
+                and s.coups_left[p] > 0
+                and coup_possible(s, p, c)
+            ):
+                cost2 = coup_cost(s, p, c)
+                if cost2 <= ops:
+                    out.append((f"coup:{name}", f"Coup d'etat in {t.countries[c].name} ({cost2} OPs)"))
+        if token_action(s, p, c) is not None:
+            out.append((f"token:{name}", f"Stability token in {t.countries[c].name} (1 OP)"))
+    if not flags & OPF_CONTROL_ONLY:
+        if not flags & OPF_PRESTIGE_USED and s.prestige[p] < 5 and prestige_cost(s, p) <= ops:
+            out.append(("prestige", f"Advance on the prestige track ({prestige_cost(s, p)} OPs)"))
+        if not flags & OPF_MEDIA_USED and media_pos(s, p) < 5 and ops >= 2:
+            out.append(("media", "Shift the media marker (2 OPs)"))
+        if not flags & OPF_MEDIA_RES_DONE and s.media_box[p] != 1:
+            out.append(("media_reserve", "Media reserve (1 OP)"))
+        if not flags & OPF_RESERVE_DONE and s.op_reserve[p] != 1:
+            out.append(("reserve", "OP reserve (1 OP)"))
+    out.append(("done", "Done spending OPs"))
+    return out
+
+
+def apply_ops_option(s: NcwState, f: Frame, option: str) -> None:
+    """Apply one "ops" action to the working copy (the frame is on top of the stack)."""
+    p = f.seat
+    s.stack.pop()
+    if option == "done":
+        return
+    kind, _, name = option.partition(":")
+    flags, ops, items, mask = f.flags, f.ops, f.items, f.mask
+    if kind in ("pos", "coup", "token"):
+        c = T().country_index[name]
+        region = T().country_region[c]
+        mask |= 1 << region
+        if kind == "pos":
+            cost, used = pos_cost(s, p, c)
+            if used:
+                s.token[c] = 0
+            if s.control[c] >= 0:
+                set_control(s, c, NOBODY)
+            else:
+                set_control(s, c, p)
+            ops -= cost
+            items = (*items, c)
+        elif kind == "coup":
+            cost = coup_cost(s, p, c)
+            if pos_cost(s, p, c)[1]:
+                s.token[c] = 0
+            do_coup(s, p, c)
+            ops -= cost
+            items = (*items, c)
+        else:
+            if s.token[c]:
+                s.token[c] = 0
+            else:
+                place_token(s, c, BLOC_OF[p])
+            ops -= 1
+    elif kind == "prestige":
+        ops -= prestige_cost(s, p)
+        change_prestige(s, p, 1)
+        flags |= OPF_PRESTIGE_USED
+    elif kind == "media":
+        ops -= 2
+        shift_media(s, BLOC_OF[p], 1)
+        flags |= OPF_MEDIA_USED
+    elif kind == "media_reserve":
+        ops -= 1
+        gain_media_reserve(s, p)
+        flags |= OPF_MEDIA_RES_DONE
+    elif kind == "reserve":
+        ops -= 1
+        gain_op_reserve(s, p)
+        flags |= OPF_RESERVE_DONE
+    if ops > 0:
+        s.stack.append(Frame("ops", p, f.card, ops, flags, mask, items, f.scope, f.tag))
+
