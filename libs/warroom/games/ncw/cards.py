@@ -40,13 +40,12 @@ NUMBER_BLOCKS: Mapping[str, tuple[int, int]] = {
     "EU": (109, 135),
 }
 
-PowerRef = Literal["self", "player", "ally", "controller", "US", "EU", "China", "Russia"]
+PowerRef = Literal["self", "player", "ally", "US", "EU", "China", "Russia"]
 """One power: `self` executes the event (the card's power, or the player of a neutral
-card), `player` placed the card, `controller` controls the country being affected."""
+card), `player` placed the card, `ally` is the executor's ally."""
 
 PowersRef = Literal[
-    "self", "player", "ally", "controller", "US", "EU", "China", "Russia",
-    "opponents", "rival_bloc", "chosen",
+    "self", "player", "ally", "US", "EU", "China", "Russia", "opponents", "rival_bloc", "chosen",
 ]
 """One or more powers: also `opponents` (the other three), `rival_bloc` (the two powers
 of the other bloc) and `chosen` (powers picked by an earlier `choose_powers` step)."""
@@ -312,7 +311,7 @@ class Card(Record):
     """One event card, with every fact the rulebook gives (2.2.1) and its effect as data.
 
     `ops` is the printed (higher) value; `ops_low` the second, lower value of negative
-    and war cards. `power` None is a neutral card. `access` lists the open-padlock
+    and war cards; `war` the country id the war targets (`war_also`: further targets). `power` None is a neutral card. `access` lists the open-padlock
     icons. `requires`/`blocked_by` name permanent events that enable or forbid the
     event; `not_playable_by` is the orange band. `reconstructed_fields` names the facts
     of a rulebook card that we filled in (a reconstructed card is reconstructed whole).
@@ -326,8 +325,8 @@ class Card(Record):
     ops_low: int | None = Field(None, ge=0, le=3)
     crisis: bool = False
     negative: bool = False
-    war: bool = False
-    war_targets: tuple[str, ...] = ()
+    war: str | None = None
+    war_also: tuple[str, ...] = ()
     unique: bool = True
     permanent: bool = False
     access: tuple[RegionId, ...] = ()
@@ -349,10 +348,8 @@ class Card(Record):
                 raise ValueError("there are no neutral crisis cards (2.2.1.3)")
         elif self.ops == 0:
             raise ValueError("only crisis cards have 0 OPs")
-        if self.war and not self.war_targets:
-            raise ValueError("a war card names the country (or countries) of its war")
-        if self.war_targets and not self.war:
-            raise ValueError("war_targets on a card that is not a war card")
+        if self.war_also and not self.war:
+            raise ValueError("war_also on a card that is not a war card")
         if self.war and self.ops_low is None:
             raise ValueError("a war card has two OPs values (2.2.1)")
         if self.ops_low is not None:
@@ -368,7 +365,15 @@ class Card(Record):
             raise ValueError("a reconstructed card is reconstructed whole; drop reconstructed_fields")
         if not self.effect:
             raise ValueError("every card has at least one effect step")
+        for step in self.effect[:-1]:
+            if isinstance(step, SpendOps):
+                raise ValueError("an ops step must be the card's last step (it hands over to the core)")
         return self
+
+    @property
+    def war_targets(self) -> tuple[str, ...]:
+        """Every country the war is about (`war` first)."""
+        return (self.war, *self.war_also) if self.war else ()
 
     @property
     def neutral(self) -> bool:
