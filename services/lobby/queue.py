@@ -1,0 +1,420 @@
+"""Live matchmaking state in Redis: tickets, pools, claims, matcher locks, status channels.
+
+Keys under a prefix P:
+  P t:<ticket>               hash  status, game, queue, owner, players, data, created_at,
+                                   expires_at, match, game_id, variant, assign
+  P pool:<game>:<queue>      zset  searching tickets by creation time
+  P pooldata:<game>:<queue>  hash  ticket -> match data (the match function's input)
+  P player:<player>          str   the player's active ticket
+  P exp                      zset  tickets by expiry
+  P claims / P claim:<match> zset of claim deadlines / the claimed tickets of one match
+  P lock:<pool>, P fence:<pool>    matcher lock and its fencing counter
+  P ch:<ticket>              pub/sub channel of status changes
+
+Every transition is one Lua script, so a ticket is claimed by at most one match, a
+cancelled ticket is never assigned, and a lapsed claim returns its tickets to the pool.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from warroom.matchmaking import BotChoice, Ticket
+
+SEARCHING = "searching"
+CLAIMED = "claimed"
+MATCHED = "matched"
+CANCELLED = "cancelled"
+EXPIRED = "expired"
+ACTIVE = (SEARCHING, CLAIMED)
+TERMINAL = (MATCHED, CANCELLED, EXPIRED)
+
+_LUA_HELPERS = """
+local P = ARGV[1]
+local function tkey(tid) return P .. 't:' .. tid end
+local function poolkey(g, q) return P .. 'pool:' .. g .. ':' .. q end
+local function datakey(g, q) return P .. 'pooldata:' .. g .. ':' .. q end
+local function unlink_players(t, tid)
+  local players = cjson.decode(redis.call('HGET', t, 'players'))
+  for _, p in ipairs(players) do
+    local k = P .. 'player:' .. p
+    if redis.call('GET', k) == tid then redis.call('DEL', k) end
+  end
+end
+local function finish(tid, status, keep, now)
+  local t = tkey(tid)
+  local g = redis.call('HGET', t, 'game')
+  local q = redis.call('HGET', t, 'queue')
+  redis.call('HSET', t, 'status', status, 'ended_at', now)
+  redis.call('ZREM', poolkey(g, q), tid)
+  redis.call('HDEL', datakey(g, q), tid)
+  redis.call('ZREM', P .. 'exp', tid)
+  unlink_players(t, tid)
+  redis.call('EXPIRE', t, keep)
+  redis.call('PUBLISH', P .. 'ch:' .. tid, status)
+end
+"""
+
+# ARGV: P, tid, created_at, expires_at, data, players(json), game, queue, owner, player_ttl
+# KEYS: the players' active-ticket keys
+_ENQUEUE = (
+    _LUA_HELPERS
+    + """
+for i = 1, #KEYS do
+  local other = redis.call('GET', KEYS[i])
+  if other then
+    local st = redis.call('HGET', tkey(other), 'status')
+    if st == 'searching' or st == 'claimed' then return {'busy', KEYS[i], other} end
+  end
+end
+local tid = ARGV[2]
+redis.call('HSET', tkey(tid), 'status', 'searching', 'game', ARGV[7], 'queue', ARGV[8],
+  'owner', ARGV[9], 'players', ARGV[6], 'data', ARGV[5], 'created_at', ARGV[3],
+  'expires_at', ARGV[4])
+redis.call('ZADD', poolkey(ARGV[7], ARGV[8]), ARGV[3], tid)
+redis.call('HSET', datakey(ARGV[7], ARGV[8]), tid, ARGV[5])
+redis.call('ZADD', P .. 'exp', ARGV[4], tid)
+for i = 1, #KEYS do redis.call('SET', KEYS[i], tid, 'EX', ARGV[10]) end
+return {'ok'}
+"""
+)
+
+# ARGV: P, tid, player, now, keep
+_CANCEL = (
+    _LUA_HELPERS
+    + """
+local tid = ARGV[2]
+local t = tkey(tid)
+local st = redis.call('HGET', t, 'status')
+if not st then return 'missing' end
+local member = false
+for _, p in ipairs(cjson.decode(redis.call('HGET', t, 'players'))) do
+  if p == ARGV[3] then member = true end
+end
+if not member then return 'missing' end
+if st == 'searching' or st == 'claimed' then
+  finish(tid, 'cancelled', ARGV[5], ARGV[4])
+  return 'cancelled'
+end
+return st
+"""
+)
+
+# KEYS: fence key. ARGV: P, fence token, claim deadline, game, queue, then per match:
+# match id, n, n ticket ids.
+_CLAIM = (
+    _LUA_HELPERS
+    + """
+if redis.call('GET', KEYS[1]) ~= ARGV[2] then return {-1} end
+local g, q = ARGV[4], ARGV[5]
+local results = {}
+local i = 6
+while i <= #ARGV do
+  local mid = ARGV[i]
+  local n = tonumber(ARGV[i + 1])
+  local ok = 1
+  for j = 1, n do
+    if redis.call('HGET', tkey(ARGV[i + 1 + j]), 'status') ~= 'searching' then ok = 0 break end
+  end
+  if ok == 1 then
+    local tids = {}
+    for j = 1, n do
+      local tid = ARGV[i + 1 + j]
+      redis.call('HSET', tkey(tid), 'status', 'claimed', 'match', mid)
+      redis.call('ZREM', poolkey(g, q), tid)
+      redis.call('HDEL', datakey(g, q), tid)
+      tids[j] = tid
+    end
+    redis.call('ZADD', P .. 'claims', ARGV[3], mid)
+    redis.call('HSET', P .. 'claim:' .. mid, 'tickets', cjson.encode(tids), 'game', g, 'queue', q)
+  end
+  results[#results + 1] = ok
+  i = i + 2 + n
+end
+return results
+"""
+)
+
+# ARGV: P, match id, keep, game id, variant, now, then per ticket: tid, assignment json
+_FINALIZE = (
+    _LUA_HELPERS
+    + """
+local mid = ARGV[2]
+for k = 7, #ARGV, 2 do
+  local st = redis.call('HGET', tkey(ARGV[k]), 'status')
+  local m = redis.call('HGET', tkey(ARGV[k]), 'match')
+  if st ~= 'claimed' or m ~= mid then return {'aborted', ARGV[k], st or 'missing'} end
+end
+for k = 7, #ARGV, 2 do
+  local t = tkey(ARGV[k])
+  redis.call('HSET', t, 'game_id', ARGV[4], 'variant', ARGV[5], 'assign', ARGV[k + 1])
+  finish(ARGV[k], 'matched', ARGV[3], ARGV[6])
+end
+redis.call('ZREM', P .. 'claims', mid)
+redis.call('DEL', P .. 'claim:' .. mid)
+return {'ok'}
+"""
+)
+
+# ARGV: P, match id, now, keep
+_RELEASE = (
+    _LUA_HELPERS
+    + """
+local mid = ARGV[2]
+local c = P .. 'claim:' .. mid
+local raw = redis.call('HGET', c, 'tickets')
+redis.call('ZREM', P .. 'claims', mid)
+if not raw then return 0 end
+local g = redis.call('HGET', c, 'game')
+local q = redis.call('HGET', c, 'queue')
+local n = 0
+for _, tid in ipairs(cjson.decode(raw)) do
+  local t = tkey(tid)
+  if redis.call('HGET', t, 'status') == 'claimed' and redis.call('HGET', t, 'match') == mid then
+    if tonumber(redis.call('HGET', t, 'expires_at')) <= tonumber(ARGV[3]) then
+      finish(tid, 'expired', ARGV[4], ARGV[3])
+    else
+      redis.call('HSET', t, 'status', 'searching')
+      redis.call('HDEL', t, 'match')
+      redis.call('ZADD', poolkey(g, q), redis.call('HGET', t, 'created_at'), tid)
+      redis.call('HSET', datakey(g, q), tid, redis.call('HGET', t, 'data'))
+      n = n + 1
+    end
+  end
+end
+redis.call('DEL', c)
+return n
+"""
+)
+
+# ARGV: P, now, limit, keep
+_EXPIRE = (
+    _LUA_HELPERS
+    + """
+local due = redis.call('ZRANGEBYSCORE', P .. 'exp', '-inf', ARGV[2], 'LIMIT', 0, ARGV[3])
+local n = 0
+for _, tid in ipairs(due) do
+  local st = redis.call('HGET', tkey(tid), 'status')
+  if st == 'searching' then
+    finish(tid, 'expired', ARGV[4], ARGV[2])
+    n = n + 1
+  elseif st ~= 'claimed' then
+    redis.call('ZREM', P .. 'exp', tid)
+  end
+end
+return n
+"""
+)
+
+# KEYS: lock key. ARGV: owner
+_UNLOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+class AlreadyQueuedError(Exception):
+    """A player of the ticket already has an active ticket."""
+
+    def __init__(self, player_id: str, ticket_id: str) -> None:
+        super().__init__(f"player {player_id} already has an active ticket {ticket_id}")
+        self.player_id = player_id
+        self.ticket_id = ticket_id
+
+
+@dataclass(frozen=True, slots=True)
+class Lock:
+    """A held matcher lock and the fencing token that goes with it."""
+
+    pool: str
+    owner: str
+    token: int
+
+
+def ticket_data(ticket: Ticket) -> str:
+    """The match function's view of a ticket, as stored in the pool."""
+    return json.dumps(
+        {
+            "p": list(ticket.player_ids),
+            "r": list(ticket.ratings),
+            "c": ticket.created_at,
+            "v": list(ticket.variants),
+            "s": list(ticket.side_preferences),
+            "b": ticket.allow_bots,
+            "f": ticket.bot_fill_after_s,
+            "k": ticket.fill_bot.kind,
+            "d": ticket.fill_bot.difficulty,
+        },
+        separators=(",", ":"),
+    )
+
+
+def parse_ticket(ticket_id: str, raw: str | bytes) -> Ticket:
+    """A ticket back from its stored match data."""
+    d = json.loads(raw)
+    return Ticket(
+        ticket_id,
+        tuple(d["p"]),
+        tuple(d["r"]),
+        float(d["c"]),
+        tuple(d["v"]),
+        tuple(d["s"]),
+        bool(d["b"]),
+        float(d["f"]),
+        BotChoice(d["k"], d["d"]),
+    )
+
+
+def _s(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class TicketQueue:
+    """Tickets, pools and claims in one Redis under one key prefix."""
+
+    def __init__(self, client: aioredis.Redis, prefix: str, keep_s: int = 3600) -> None:
+        self.redis = client
+        self.prefix = prefix
+        self.keep_s = keep_s
+        self._enqueue = client.register_script(_ENQUEUE)
+        self._cancel = client.register_script(_CANCEL)
+        self._claim = client.register_script(_CLAIM)
+        self._finalize = client.register_script(_FINALIZE)
+        self._release = client.register_script(_RELEASE)
+        self._expire = client.register_script(_EXPIRE)
+        self._unlock = client.register_script(_UNLOCK)
+
+    def ticket_key(self, ticket_id: str) -> str:
+        return f"{self.prefix}t:{ticket_id}"
+
+    def pool_key(self, game: str, queue: str) -> str:
+        return f"{self.prefix}pool:{game}:{queue}"
+
+    def channel(self, ticket_id: str) -> str:
+        return f"{self.prefix}ch:{ticket_id}"
+
+    async def enqueue(
+        self, ticket: Ticket, game: str, queue: str, expires_at: float, player_ttl_s: int
+    ) -> None:
+        """Add a searching ticket; raises AlreadyQueuedError when a player has an active one."""
+        keys = [f"{self.prefix}player:{p}" for p in ticket.player_ids]
+        result = await self._enqueue(
+            keys=keys,
+            args=[
+                self.prefix,
+                ticket.ticket_id,
+                repr(ticket.created_at),
+                repr(expires_at),
+                ticket_data(ticket),
+                json.dumps(list(ticket.player_ids)),
+                game,
+                queue,
+                ticket.player_ids[0],
+                player_ttl_s,
+            ],
+        )
+        if _s(result[0]) == "busy":
+            player = _s(result[1]).removeprefix(f"{self.prefix}player:")
+            raise AlreadyQueuedError(player, _s(result[2]))
+
+    async def get(self, ticket_id: str) -> dict[str, str] | None:
+        """A ticket's fields, or None when Redis does not know it."""
+        raw = await self.redis.hgetall(self.ticket_key(ticket_id))
+        if not raw:
+            return None
+        return {_s(k): _s(v) for k, v in raw.items()}
+
+    async def active_ticket(self, player_id: str) -> str | None:
+        """The player's active ticket id, if any."""
+        value = await self.redis.get(f"{self.prefix}player:{player_id}")
+        if value is None:
+            return None
+        ticket = await self.get(_s(value))
+        return _s(value) if ticket and ticket["status"] in ACTIVE else None
+
+    async def cancel(self, ticket_id: str, player_id: str) -> str:
+        """Cancel a searching or claimed ticket; returns the status now ("missing" if unknown)."""
+        result = await self._cancel(
+            args=[self.prefix, ticket_id, player_id, repr(time.time()), self.keep_s]
+        )
+        return _s(result)
+
+    async def pool_size(self, game: str, queue: str) -> int:
+        return int(await self.redis.zcard(self.pool_key(game, queue)))
+
+    async def load_pool(self, game: str, queue: str) -> list[Ticket]:
+        """Every searching ticket of a pool, as the match function's input."""
+        raw = await self.redis.hgetall(f"{self.prefix}pooldata:{game}:{queue}")
+        return [parse_ticket(_s(tid), data) for tid, data in raw.items()]
+
+    async def acquire(self, game: str, queue: str, lock_ms: int) -> Lock | None:
+        """Take a pool's matcher lock with a fresh fencing token, or None when it is held."""
+        pool = f"{game}:{queue}"
+        owner = uuid.uuid4().hex
+        if not await self.redis.set(f"{self.prefix}lock:{pool}", owner, nx=True, px=lock_ms):
+            return None
+        token = int(await self.redis.incr(f"{self.prefix}fence:{pool}"))
+        return Lock(pool, owner, token)
+
+    async def unlock(self, lock: Lock) -> None:
+        await self._unlock(keys=[f"{self.prefix}lock:{lock.pool}"], args=[lock.owner])
+
+    async def claim(
+        self,
+        lock: Lock,
+        game: str,
+        queue: str,
+        matches: Sequence[tuple[str, Sequence[str]]],
+        lease_s: float,
+    ) -> list[bool] | None:
+        """Claim each match's tickets atomically (all or none of a match); None when fenced off."""
+        args: list[Any] = [self.prefix, str(lock.token), repr(time.time() + lease_s), game, queue]
+        for match_id, tickets in matches:
+            args += [match_id, len(tickets), *tickets]
+        result = await self._claim(keys=[f"{self.prefix}fence:{lock.pool}"], args=args)
+        if result and int(result[0]) == -1:
+            return None
+        return [bool(int(r)) for r in result]
+
+    async def finalize(
+        self, match_id: str, game_id: str, variant: str, assignments: dict[str, str]
+    ) -> tuple[bool, str]:
+        """Mark a claimed match's tickets matched with their assignments (JSON per ticket).
+
+        Returns (False, ticket) and changes nothing when a ticket is no longer claimed by
+        this match (cancelled, or the claim lapsed).
+        """
+        args: list[Any] = [self.prefix, match_id, self.keep_s, game_id, variant, repr(time.time())]
+        for ticket_id, assignment in assignments.items():
+            args += [ticket_id, assignment]
+        result = await self._finalize(args=args)
+        if _s(result[0]) == "ok":
+            return True, ""
+        return False, f"{_s(result[1])} is {_s(result[2])}"
+
+    async def release(self, match_id: str) -> int:
+        """Return a match's still-claimed tickets to the pool; how many went back."""
+        return int(
+            await self._release(args=[self.prefix, match_id, repr(time.time()), self.keep_s])
+        )
+
+    async def reap(self, now: float | None = None) -> int:
+        """Release every claim whose lease lapsed (a director died mid-match)."""
+        now = time.time() if now is None else now
+        lapsed = await self.redis.zrangebyscore(f"{self.prefix}claims", "-inf", now)
+        total = 0
+        for match_id in lapsed:
+            total += await self.release(_s(match_id))
+        return total
+
+    async def expire_due(self, now: float | None = None, limit: int = 1000) -> int:
+        """Expire searching tickets past their time to live."""
+        now = time.time() if now is None else now
+        return int(await self._expire(args=[self.prefix, repr(now), limit, self.keep_s]))

@@ -1,0 +1,535 @@
+"""SQL access of the lobby (synchronous; the service calls it from worker threads).
+
+Players, credentials, ratings, tables with their seats, and rated results. Table changes
+lock the table row (SELECT ... FOR UPDATE) so concurrent joins never overfill a seat.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload
+
+from services.common.db import session_factory
+from services.lobby.auth import hash_password, verify_password
+from services.lobby.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    Unauthenticated,
+)
+from services.lobby.models import (
+    CredentialRow,
+    MatchResultRow,
+    PlayerRow,
+    RatingRow,
+    SeatRow,
+    TableRow,
+)
+from warroom.matchmaking import BotChoice, VariantLayout
+from warroom.ratings import RatedSeat, SkillRating, rate
+
+OPEN = "open"
+STARTED = "started"
+FINISHED = "finished"
+CLOSED = "closed"
+NAME_MAX = 32
+
+
+def now() -> datetime:
+    """The current UTC time."""
+    return datetime.now(UTC)
+
+
+def _clean_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not name:
+        raise InvalidArgument("name is empty")
+    if len(name) > NAME_MAX:
+        raise InvalidArgument(f"name is longer than {NAME_MAX} characters")
+    if name.lower().startswith("bot:"):
+        raise InvalidArgument("names starting with 'bot:' are reserved for bots")
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlan:
+    """A seat to create at a table: side, team, and who plays it."""
+
+    index: int
+    side: str
+    team: str
+    player_id: str | None = None
+    display_name: str | None = None
+    bot: BotChoice | None = None
+    automated: bool = False
+
+
+class LobbyStore:
+    """Typed SQL access for the lobby."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions = session_factory(engine)
+
+    # ------------------------------------------------------------------ players
+
+    def login(self, name: str, password: str, register: bool) -> PlayerRow:
+        """A guest (no password) or a registered player, created on `register`."""
+        display = _clean_name(name)
+        if not password:
+            if register:
+                raise InvalidArgument("registering needs a password")
+            with self.sessions.begin() as session:
+                player = PlayerRow(
+                    id=f"g-{uuid.uuid4().hex[:16]}",
+                    display_name=display,
+                    guest=True,
+                    bot=False,
+                    created_at=now(),
+                )
+                session.add(player)
+            return player
+        if len(password) < 8:
+            raise InvalidArgument("password must have at least 8 characters")
+        account = display.lower()
+        with self.sessions() as session:
+            existing = session.scalar(select(PlayerRow).where(PlayerRow.account == account))
+            credential = session.get(CredentialRow, existing.id) if existing is not None else None
+        if existing is None:
+            if not register:
+                raise Unauthenticated(f"no account named {display!r}; set register to create it")
+            digest = hash_password(password)
+            try:
+                with self.sessions.begin() as session:
+                    player = PlayerRow(
+                        id=f"p-{uuid.uuid4().hex[:16]}",
+                        display_name=display,
+                        account=account,
+                        guest=False,
+                        bot=False,
+                        created_at=now(),
+                    )
+                    session.add(player)
+                    session.flush()
+                    session.add(
+                        CredentialRow(player_id=player.id, password_hash=digest, updated_at=now())
+                    )
+                return player
+            except IntegrityError:
+                raise FailedPrecondition(f"account {display!r} was just taken") from None
+        if credential is None or not verify_password(credential.password_hash, password):
+            raise Unauthenticated(f"wrong password for {display!r}")
+        return existing
+
+    def player(self, player_id: str) -> tuple[PlayerRow, list[RatingRow]]:
+        """A player and their ratings; NotFound when unknown."""
+        with self.sessions() as session:
+            player = session.get(PlayerRow, player_id)
+            if player is None:
+                raise NotFound(f"unknown player {player_id}")
+            ratings = list(
+                session.scalars(
+                    select(RatingRow)
+                    .where(RatingRow.player_id == player_id)
+                    .order_by(RatingRow.game)
+                )
+            )
+            return player, ratings
+
+    def players(self, player_ids: Sequence[str]) -> dict[str, PlayerRow]:
+        """The known players among `player_ids`."""
+        with self.sessions() as session:
+            rows = session.scalars(select(PlayerRow).where(PlayerRow.id.in_(list(player_ids))))
+            return {row.id: row for row in rows}
+
+    def ratings(self, game: str, rater_ids: Sequence[str]) -> dict[str, SkillRating]:
+        """Current ratings in one game (raters without one are left out)."""
+        with self.sessions() as session:
+            rows = session.scalars(
+                select(RatingRow).where(
+                    RatingRow.game == game, RatingRow.player_id.in_(list(rater_ids))
+                )
+            )
+            return {r.player_id: SkillRating(r.mu, r.sigma, r.games) for r in rows}
+
+    def leaderboard(self, game: str, offset: int, limit: int) -> list[tuple[PlayerRow, RatingRow]]:
+        """Ratings of one game by ordinal, best first."""
+        with self.sessions() as session:
+            rows = session.execute(
+                select(PlayerRow, RatingRow)
+                .join(RatingRow, RatingRow.player_id == PlayerRow.id)
+                .where(RatingRow.game == game)
+                .order_by(RatingRow.ordinal.desc(), PlayerRow.id)
+                .offset(offset)
+                .limit(limit)
+            )
+            return [(p, r) for p, r in rows.tuples()]
+
+    def _ensure_bot(self, session: Session, bot: BotChoice) -> str:
+        pid = bot.pseudo_player_id
+        if session.get(PlayerRow, pid) is None:
+            session.add(
+                PlayerRow(
+                    id=pid,
+                    display_name=f"{bot.kind} bot ({bot.difficulty})",
+                    guest=False,
+                    bot=True,
+                    created_at=now(),
+                )
+            )
+            session.flush()
+        return pid
+
+    # ------------------------------------------------------------------ tables
+
+    def create_table(
+        self,
+        *,
+        game: str,
+        variant: str,
+        options: Mapping[str, str],
+        host: PlayerRow,
+        seats: Sequence[SeatPlan],
+        private: bool,
+        allow_spectators: bool,
+        clock: dict[str, Any],
+        fill_bot: dict[str, Any],
+    ) -> TableRow:
+        """A new open table with the host seated."""
+        table = TableRow(
+            id=f"tb-{uuid.uuid4().hex[:16]}",
+            game=game,
+            variant=variant,
+            options=dict(options),
+            host_player_id=host.id,
+            source="custom",
+            private=private,
+            invite_code=secrets.token_urlsafe(6) if private else None,
+            allow_spectators=allow_spectators,
+            clock=clock,
+            fill_bot=fill_bot,
+            status=OPEN,
+            created_at=now(),
+            version=0,
+        )
+        with self.sessions.begin() as session:
+            session.add(table)
+            for plan in seats:
+                table.seats.append(_seat_row(plan))
+        return self.table(table.id)
+
+    def table(self, table_id: str) -> TableRow:
+        """A table with its seats; NotFound when unknown."""
+        with self.sessions() as session:
+            table = session.scalar(
+                select(TableRow)
+                .where(TableRow.id == table_id)
+                .options(selectinload(TableRow.seats))
+            )
+            if table is None:
+                raise NotFound(f"unknown table {table_id}")
+            return table
+
+    def table_by_game(self, game_id: str) -> TableRow | None:
+        """The table that started a game, if the lobby made it."""
+        with self.sessions() as session:
+            return session.scalar(
+                select(TableRow)
+                .where(TableRow.game_id == game_id)
+                .options(selectinload(TableRow.seats))
+            )
+
+    def list_tables(
+        self, game: str | None, variant: str, open_only: bool, offset: int, limit: int
+    ) -> list[TableRow]:
+        """Public open tables, newest first."""
+        with self.sessions() as session:
+            query = (
+                select(TableRow)
+                .where(TableRow.status == OPEN, TableRow.private.is_(False))
+                .options(selectinload(TableRow.seats))
+                .order_by(TableRow.created_at.desc(), TableRow.id)
+            )
+            if game:
+                query = query.where(TableRow.game == game)
+            if variant:
+                query = query.where(TableRow.variant == variant)
+            if open_only:
+                open_seat = (
+                    select(SeatRow.id)
+                    .where(
+                        SeatRow.table_id == TableRow.id,
+                        SeatRow.player_id.is_(None),
+                        SeatRow.bot_kind.is_(None),
+                        SeatRow.automated.is_(False),
+                    )
+                    .exists()
+                )
+                query = query.where(open_seat)
+            return list(session.scalars(query.offset(offset).limit(limit)))
+
+    def _locked(self, session: Session, table_id: str) -> TableRow:
+        table = session.scalar(
+            select(TableRow)
+            .where(TableRow.id == table_id)
+            .with_for_update()
+            .options(selectinload(TableRow.seats))
+        )
+        if table is None:
+            raise NotFound(f"unknown table {table_id}")
+        return table
+
+    def join_table(
+        self, table_id: str, player: PlayerRow, side: str, invite_code: str
+    ) -> tuple[TableRow, bool]:
+        """Seat a player (preferred side if free); returns the table and whether they were seated
+        before. Joining a table one already sits at changes nothing."""
+        with self.sessions.begin() as session:
+            table = self._locked(session, table_id)
+            if any(s.player_id == player.id for s in table.seats):
+                return table, True
+            if table.private and not secrets.compare_digest(
+                (invite_code or "").encode(), (table.invite_code or "").encode()
+            ):
+                raise PermissionDenied(
+                    f"table {table_id} is private: "
+                    + ("wrong invite code" if invite_code else "an invite code is required")
+                )
+            if table.status != OPEN:
+                raise FailedPrecondition(f"table {table_id} is {table.status}, not open")
+            free = [s for s in table.seats if _open(s)]
+            if not free:
+                raise FailedPrecondition(f"table {table_id} is full")
+            if side and not any(s.side == side for s in table.seats):
+                sides = ", ".join(s.side for s in table.seats)
+                raise InvalidArgument(f"table {table_id} has no side {side!r} (sides: {sides})")
+            seat = next((s for s in free if s.side == side), free[0])
+            seat.player_id = player.id
+            seat.display_name = player.display_name
+            table.version += 1
+        return self.table(table_id), False
+
+    def leave_table(self, table_id: str, player_id: str) -> TableRow:
+        """Free the player's seat; a leaving host hands the table on, or closes it when alone."""
+        with self.sessions.begin() as session:
+            table = self._locked(session, table_id)
+            seat = next((s for s in table.seats if s.player_id == player_id), None)
+            if seat is None:
+                raise FailedPrecondition(f"you do not sit at table {table_id}")
+            if table.status != OPEN:
+                raise FailedPrecondition(f"table {table_id} is {table.status}; resign in the game")
+            seat.player_id = None
+            seat.display_name = None
+            if table.host_player_id == player_id:
+                others = [s.player_id for s in table.seats if s.player_id]
+                if others:
+                    table.host_player_id = others[0]
+                else:
+                    table.status = CLOSED
+            table.version += 1
+        return self.table(table_id)
+
+    def check_start(self, table_id: str, player_id: str) -> TableRow:
+        """The table if `player_id` may start it now."""
+        table = self.table(table_id)
+        if table.host_player_id != player_id:
+            raise PermissionDenied(f"only the host may start table {table_id}")
+        if table.status != OPEN:
+            raise FailedPrecondition(f"table {table_id} is already {table.status}")
+        return table
+
+    def mark_started(
+        self,
+        table_id: str,
+        version: int,
+        game_id: str,
+        fill: BotChoice,
+        tokens: Sequence[str],
+        spectator_token: str,
+    ) -> TableRow:
+        """Record a started game: empty seats become `fill` bots, every seat gets its token.
+
+        FailedPrecondition when the table changed since `version` was read.
+        """
+        with self.sessions.begin() as session:
+            table = self._locked(session, table_id)
+            if table.status != OPEN or table.version != version:
+                raise FailedPrecondition(
+                    f"table {table_id} changed while starting ({table.status}); start it again"
+                )
+            for seat, token in zip(table.seats, tokens, strict=True):
+                if _open(seat):
+                    seat.bot_kind, seat.bot_difficulty = fill.kind, fill.difficulty
+                seat.seat_token = token
+            table.status = STARTED
+            table.game_id = game_id
+            table.spectator_token = spectator_token or None
+            table.started_at = now()
+            table.version += 1
+        return self.table(table_id)
+
+    def record_match(
+        self,
+        match_id: str,
+        game: str,
+        variant: str,
+        game_id: str,
+        seats: Sequence[SeatPlan],
+        tokens: Sequence[str],
+    ) -> TableRow:
+        """A matchmade game as a started private table (idempotent on the match id)."""
+        with self.sessions() as session:
+            existing = session.get(TableRow, match_id)
+        if existing is not None:
+            return self.table(match_id)
+        with self.sessions.begin() as session:
+            table = TableRow(
+                id=match_id,
+                game=game,
+                variant=variant,
+                options={},
+                host_player_id=None,
+                source="match",
+                private=True,
+                allow_spectators=False,
+                clock={},
+                fill_bot={},
+                status=STARTED,
+                game_id=game_id,
+                created_at=now(),
+                started_at=now(),
+                version=1,
+            )
+            session.add(table)
+            for plan, token in zip(seats, tokens, strict=True):
+                row = _seat_row(plan)
+                row.seat_token = token
+                table.seats.append(row)
+        return self.table(match_id)
+
+    def close(self, table_id: str, reason: str) -> None:
+        """Close a table that will not be played (e.g. a match aborted by a cancellation)."""
+        with self.sessions.begin() as session:
+            table = session.get(TableRow, table_id)
+            if table is not None and table.status != FINISHED:
+                table.status = CLOSED
+                table.options = {**table.options, "closed_reason": reason}
+                table.version += 1
+
+    def started_tables(self, limit: int = 500) -> list[TableRow]:
+        """Started tables whose result is not recorded yet, oldest first."""
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(TableRow)
+                    .where(TableRow.status == STARTED)
+                    .options(selectinload(TableRow.seats))
+                    .order_by(TableRow.started_at)
+                    .limit(limit)
+                )
+            )
+
+    # ------------------------------------------------------------------ results
+
+    def settle(self, game_id: str, ranks: Mapping[int, int], result: dict[str, Any]) -> bool:
+        """Rate a finished game once: every seat's player or bot pseudo-player moves.
+
+        Returns False when the game is unknown to the lobby or already rated.
+        """
+        with self.sessions.begin() as session:
+            table = session.scalar(
+                select(TableRow)
+                .where(TableRow.game_id == game_id)
+                .with_for_update()
+                .options(selectinload(TableRow.seats))
+            )
+            if table is None or session.get(MatchResultRow, game_id) is not None:
+                return False
+            rated: list[RatedSeat] = []
+            for seat in table.seats:
+                if seat.player_id:
+                    rater = seat.player_id
+                else:
+                    bot = BotChoice(seat.bot_kind or "official", seat.bot_difficulty or "default")
+                    rater = self._ensure_bot(session, bot)
+                rated.append(RatedSeat(rater, seat.team, ranks.get(seat.index, len(ranks))))
+            changes: dict[str, Any] = {}
+            if len({r.team for r in rated}) >= 2:
+                ids = sorted({r.rater_id for r in rated})
+                rows = {
+                    r.player_id: r
+                    for r in session.scalars(
+                        select(RatingRow)
+                        .where(RatingRow.game == table.game, RatingRow.player_id.in_(ids))
+                        .with_for_update()
+                    )
+                }
+                current = {k: SkillRating(r.mu, r.sigma, r.games) for k, r in rows.items()}
+                for rater, new in rate(rated, current).items():
+                    row = rows.get(rater)
+                    before = current.get(rater, SkillRating()).mu
+                    if row is None:
+                        row = RatingRow(player_id=rater, game=table.game)
+                        session.add(row)
+                    row.mu, row.sigma, row.games = new.mu, new.sigma, new.games
+                    row.ordinal, row.updated_at = new.ordinal, now()
+                    changes[rater] = [before, new.mu]
+            session.add(
+                MatchResultRow(
+                    game_id=game_id,
+                    table_id=table.id,
+                    game=table.game,
+                    result=result,
+                    changes=changes,
+                    finished_at=now(),
+                )
+            )
+            table.status = FINISHED
+            table.finished_at = now()
+            table.version += 1
+        return True
+
+    def count_players(self) -> int:
+        with self.sessions() as session:
+            return int(session.scalar(select(func.count()).select_from(PlayerRow)) or 0)
+
+
+def _open(seat: SeatRow) -> bool:
+    return seat.player_id is None and seat.bot_kind is None and not seat.automated
+
+
+def _seat_row(plan: SeatPlan) -> SeatRow:
+    return SeatRow(
+        index=plan.index,
+        side=plan.side,
+        team=plan.team,
+        player_id=plan.player_id,
+        display_name=plan.display_name,
+        bot_kind=plan.bot.kind if plan.bot else None,
+        bot_difficulty=plan.bot.difficulty if plan.bot else None,
+        automated=plan.automated,
+    )
+
+
+def plan_seats(layout: VariantLayout) -> list[SeatPlan]:
+    """Empty seats of a layout (automated seats get the official bot)."""
+    return [
+        SeatPlan(
+            s.index,
+            s.side,
+            s.team,
+            bot=layout.official_bot if s.automated else None,
+            automated=s.automated,
+        )
+        for s in layout.seats
+    ]
