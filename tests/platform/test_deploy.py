@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import kubernetes_validate
+import kubernetes_validate  # type: ignore[import-untyped]
 import pytest
 import yaml
 
