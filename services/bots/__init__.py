@@ -1,0 +1,1 @@
+"""The bot service: BotService over gRPC and the Celery bot-turn worker."""
