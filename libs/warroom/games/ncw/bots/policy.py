@@ -186,6 +186,47 @@ def choose_generic(state: NcwState, power: int, options: Sequence[str]) -> str:
     return active[0] if active else options[0]
 
 
+def choose_veto(state: NcwState, power: int, options: Sequence[str]) -> str:
+    """6.8-6.10: veto the bot's own negative cards played by others (and Russia's extra-veto list)."""
+    from warroom.games.ncw.bots.variants import bot_veto
+    from warroom.games.ncw.state import VETO_1, VETO_2, VETO_3, VETO_EXTRA
+
+    frame = state.top()
+    assert frame is not None
+    player = next((p.power for p in state.plays if p is not None and p.card == frame.card), -1)
+    bit = bot_veto(state, power, frame.card, player)
+    name = {VETO_1: "veto:1", VETO_2: "veto:2", VETO_3: "veto:3", VETO_EXTRA: "veto:extra"}.get(bit)
+    if name is not None and name in options:
+        return name
+    return "pass" if "pass" in options else options[-1]
+
+
+def choose_media_benefit(state: NcwState, power: int, options: Sequence[str]) -> str:
+    """6.7: the media advantage in the first region without reinforced control, ORBIT first."""
+    from warroom.games.ncw.bots.media import media_benefit_targets
+
+    t = content.tables()
+    index = name_index()
+    for _kind, country in media_benefit_targets(board_of(state), POWERS[power]):
+        cid = t.countries[index[country]].id
+        for option in (f"pos:{cid}", f"remove:{cid}"):
+            if option in options:
+                return option
+    return "pass" if "pass" in options else options[0]
+
+
+def _cheapest_card(options: Sequence[str]) -> str:
+    cards = content.tables().cards
+
+    def key(option: str) -> tuple[int, int]:
+        number = int(option.partition(":")[2]) if option.partition(":")[2].isdigit() else -1
+        stats = cards.get(number)
+        return (stats.ops if stats is not None else 9, number)
+
+    giving = [o for o in options if o.startswith("give:")]
+    return min(giving, key=key) if giving else options[-1]
+
+
 def choose(state: NcwState, power: int, options: Sequence[str]) -> str:
     """The official bot's answer for `power` to the pending decision (core hook)."""
     if not options:
@@ -196,6 +237,23 @@ def choose(state: NcwState, power: int, options: Sequence[str]) -> str:
         option = choose_ops(state, power, options)
         note_attack(state, power, option)
         return option
+    if kind == "place":
+        from warroom.games.ncw.bots.hooks import place_option
+
+        return place_option(state, power, list(options))
+    if kind == "veto":
+        return choose_veto(state, power, options)
+    if kind == "media_benefit":
+        return choose_media_benefit(state, power, options)
+    if kind in ("exchange", "leftover", "gift"):
+        if kind == "leftover" and "done" in options:
+            return "done"
+        if kind == "gift":
+            return _cheapest_card([o.replace("gift:", "give:") for o in options]).replace("give:", "gift:")
+        return _cheapest_card(options)
+    if kind == "debt":
+        ranked = rank_countries(state, power)
+        return max(options, key=lambda o: ranked.index(o.partition(":")[2]) if o.partition(":")[2] in ranked else -1)
     return choose_generic(state, power, options)
 
 

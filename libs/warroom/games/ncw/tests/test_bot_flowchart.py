@@ -253,3 +253,32 @@ def test_simulate_tracks_card_limits() -> None:
     position = china_board(prestige={"China": 0})
     after, spend = simulate(position, "China", Spend(ops=3), Action("prestige", "5", 2))
     assert spend.ops == 1 and spend.prestige_done and after.prestige["China"] == 1
+
+
+# 6.7 media benefits -------------------------------------------------------------------------------------
+
+def test_media_benefit_places_influence_in_own_orbit_first() -> None:
+    from warroom.games.ncw.bots.media import media_benefit_targets
+
+    control = {"Israel": "US", "Saudi Arabia": "Russia", "Lebanon": "Russia", "Jordan": "EU"}
+    position = board(control, {"Saudi Arabia": 2, "Gulf States": 2}, media=3)
+    moves = media_benefit_targets(position, "US")
+    assert moves[:3] == [("place", "Gulf States"), ("remove", "Saudi Arabia"), ("remove", "Lebanon")]
+    assert ("remove", "Jordan") not in moves
+    low = media_benefit_targets(board(control, {"Saudi Arabia": 2, "Gulf States": 2}, media=1), "US")
+    assert low[0] == ("remove", "Lebanon")
+
+
+def test_media_benefit_needs_the_blocs_advantage() -> None:
+    from warroom.games.ncw.bots.media import media_benefit_targets
+
+    assert media_benefit_targets(board({}, media=-1), "US") == []
+    assert media_benefit_targets(board({}, media=-1), "Russia") != []
+
+
+def test_media_benefit_orbit_fallback_table_for_russia() -> None:
+    from warroom.games.ncw.bots.media import media_benefit_targets
+
+    control = dict.fromkeys(("Brazil", "Venezuela", "Ecuador", "Bolivia", "Colombia", "Peru", "Paraguay", "Argentina", "Uruguay", "Chile", "Iran", "Syria", "Jordan", "Iraq", "Yemen", "Lebanon", "Egypt", "Israel", "Saudi Arabia", "Gulf States", "Caucasian Rep.", "Ukraine", "Romania", "Bulgaria", "Belarus", "Baltic Rep.", "Balkan Rep.", "Turkey", "Hungary", "Poland", "Czech Rep.", "Slovakia"), "Russia")
+    moves = media_benefit_targets(board(control, media=-3), "Russia")
+    assert [c for _, c in moves][:2] == ["Cuba", "Libya"]
