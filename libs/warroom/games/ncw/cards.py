@@ -647,3 +647,14 @@ def provenance_table(records: Sequence[Card] | Sequence[Objective]) -> str:
         rebuilt = sum(1 for r in group if r.provenance is Provenance.RECONSTRUCTED)
         lines.append(f"| {name} | {rulebook} | {rebuilt} | {len(group)} |")
     return "\n".join(lines)
+
+
+def reconstructed_list(cards: Sequence[Card]) -> str:
+    """A markdown table of the reconstructed cards (number, name, power, decade, OPs, theme)."""
+    lines = ["| No. | Card | Power | Decade | OPs | Theme |", "|---:|---|---|---:|---|---|"]
+    for card in sorted(cards, key=lambda c: c.number):
+        if card.provenance is not Provenance.RECONSTRUCTED:
+            continue
+        ops = f"{card.ops}/{card.ops_low}" if card.ops_low is not None else str(card.ops)
+        lines.append(f"| {card.number} | {card.name} | {card.power or 'neutral'} | {card.decade} | {ops} | {card.source} |")
+    return "\n".join(lines)
