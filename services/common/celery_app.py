@@ -45,7 +45,10 @@ def make_celery(settings: Settings) -> Celery:
         task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,
         broker_connection_retry_on_startup=True,
-        broker_transport_options={"visibility_timeout": 48 * 3600},
+        broker_transport_options={
+            "visibility_timeout": 48 * 3600,
+            "global_keyprefix": settings.redis_prefix,
+        },
         timezone="UTC",
         enable_utc=True,
     )

@@ -63,6 +63,8 @@ class Settings(BaseSettings):
     log_json: bool = False
 
     # -- game authority
+    # Extra rules-registry entries, "id=module:Attribute,..." (e.g. a test game).
+    extra_games: str = ""
     # Per-token rate limit: a token bucket of `game_rate_burst` refilled at `game_rate_per_second`.
     game_rate_per_second: float = 50.0
     game_rate_burst: int = 100
@@ -76,6 +78,14 @@ class Settings(BaseSettings):
     game_cache_seconds: int = 600
     # Lifetime of the Redis per-game writer lock (milliseconds).
     game_lock_ms: int = 5000
+
+    def register_extra_games(self) -> None:
+        """Register `extra_games` in the rules registry."""
+        from warroom.engine.registry import register
+
+        for entry in filter(None, (e.strip() for e in self.extra_games.split(","))):
+            game_id, _, target = entry.partition("=")
+            register(game_id.strip(), target.strip())
 
     def broker_url(self) -> str:
         """The Celery broker URL (Redis by default)."""

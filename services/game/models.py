@@ -49,7 +49,7 @@ class GameRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
-class SeatRow(Base):
+class GameSeatRow(Base):
     """A seat: who plays it, its token digest, bot spec, clock spec and clock state."""
 
     __tablename__ = "seats"

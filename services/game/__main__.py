@@ -1,0 +1,66 @@
+"""Run the game authority: `python -m services.game` (settings from WARROOM_* / REDIS_URL / DATABASE_URL)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import redis.asyncio as aioredis
+
+from services.common.celery_app import make_celery
+from services.common.db import make_engine, migrate
+from services.common.logging import configure_logging
+from services.common.server import RunningServer, serve_until_signal, start_server
+from services.common.settings import Settings, get_settings
+from services.game.authority import Authority
+from services.game.scheduler import CeleryScheduler
+from services.game.service import SERVICE_NAME, GameServicer, register
+
+
+async def start(
+    settings: Settings, port: int | None = None, metrics_port: int | None = None
+) -> tuple[RunningServer, Authority]:
+    """Start one replica (migrating the database first)."""
+    settings.register_extra_games()
+    engine = make_engine(
+        settings.database_url,
+        settings.db_schema,
+        **(
+            {}
+            if settings.database_url.startswith("sqlite")
+            else {"pool_size": settings.db_pool_size, "max_overflow": 5}
+        ),
+    )
+    await asyncio.to_thread(migrate, engine)
+    client = aioredis.from_url(settings.redis_url)
+    authority = Authority(settings, engine, client, CeleryScheduler(make_celery(settings)))
+    running = await start_server(
+        settings,
+        port=settings.game_port if port is None else port,
+        service_names=[SERVICE_NAME],
+        register=[register(GameServicer(authority, settings))],
+        metrics_port=settings.game_metrics_port if metrics_port is None else metrics_port,
+    )
+    return running, authority
+
+
+async def main() -> None:
+    """Serve until SIGTERM/SIGINT."""
+    settings = get_settings()
+    configure_logging(settings.log_level, settings.log_json)
+    running, authority = await start(settings)
+
+    async def sweep() -> None:
+        while True:
+            await asyncio.sleep(60)
+            authority.evict_idle()
+
+    sweeper = asyncio.create_task(sweep())
+    try:
+        await serve_until_signal(running)
+    finally:
+        sweeper.cancel()
+        await authority.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

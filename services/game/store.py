@@ -1,0 +1,246 @@
+"""SQL storage of the authority (synchronous; the service calls it from a thread pool).
+
+`append` is the durability point of an action: it inserts the log row and
+advances `games.version` with a compare-and-set in one transaction, so of two
+writers on one version exactly one commits (the other gets `Conflict`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from services.common.db import session_factory
+from services.game.models import (
+    ACTIVE,
+    FINISHED,
+    ActionRow,
+    GameRow,
+    GameSeatRow,
+    ResultRow,
+    SnapshotRow,
+)
+
+
+class Conflict(Exception):
+    """Another writer advanced the game first, or an idempotency key is already used."""
+
+
+def now() -> datetime:
+    """The current UTC time."""
+    return datetime.now(UTC)
+
+
+@dataclass
+class Loaded:
+    """Everything needed to rebuild a game: rows, the latest snapshot and the log after it."""
+
+    game: GameRow
+    seats: list[GameSeatRow]
+    snapshot: SnapshotRow | None
+    actions: list[ActionRow]
+    result: ResultRow | None
+
+
+@dataclass
+class Append:
+    """One durable write: the log row plus what changes with it."""
+
+    action: dict[str, Any]
+    snapshot: bytes | None = None
+    seat_updates: dict[int, dict[str, Any]] = field(default_factory=dict)
+    result: dict[str, Any] | None = None
+
+
+def _detach(rows: Sequence[Any]) -> list[Any]:
+    return list(rows)
+
+
+class Store:
+    """Typed SQL access for the game authority."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions = session_factory(engine)
+
+    def create(self, game: GameRow, seats: Sequence[GameSeatRow]) -> GameRow:
+        """Insert a game and its seats; with a used request_id, return the existing game."""
+        try:
+            with self.sessions.begin() as session:
+                session.add(game)
+                session.flush()
+                session.add_all(seats)
+            return game
+        except IntegrityError:
+            if game.request_id is None:
+                raise
+            existing = self.by_request_id(game.request_id)
+            if existing is None:
+                raise
+            return existing
+
+    def by_request_id(self, request_id: str) -> GameRow | None:
+        """The game created with a caller reference."""
+        with self.sessions() as session:
+            return session.scalars(select(GameRow).where(GameRow.request_id == request_id)).first()
+
+    def head(self, game_id: str) -> int | None:
+        """The committed version of a game (None when unknown)."""
+        with self.sessions() as session:
+            return session.scalar(select(GameRow.version).where(GameRow.id == game_id))
+
+    def load(self, game_id: str, at_most: int | None = None) -> Loaded | None:
+        """A game's rows, its latest snapshot (at or before `at_most`) and the log after it."""
+        with self.sessions() as session:
+            game = session.get(GameRow, game_id)
+            if game is None:
+                return None
+            seats = list(
+                session.scalars(
+                    select(GameSeatRow)
+                    .where(GameSeatRow.game_id == game_id)
+                    .order_by(GameSeatRow.seat)
+                )
+            )
+            snap_query = select(SnapshotRow).where(SnapshotRow.game_id == game_id)
+            if at_most is not None:
+                snap_query = snap_query.where(SnapshotRow.version <= at_most)
+            snapshot = session.scalars(snap_query.order_by(SnapshotRow.version.desc())).first()
+            after = snapshot.version if snapshot else 0
+            act_query = select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq > after)
+            if at_most is not None:
+                act_query = act_query.where(ActionRow.seq <= at_most)
+            actions = list(session.scalars(act_query.order_by(ActionRow.seq)))
+            result = session.get(ResultRow, game_id)
+            return Loaded(game, seats, snapshot, actions, result)
+
+    def seats(self, game_id: str) -> list[GameSeatRow]:
+        """A game's seats in order."""
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(GameSeatRow)
+                    .where(GameSeatRow.game_id == game_id)
+                    .order_by(GameSeatRow.seat)
+                )
+            )
+
+    def actions_after(self, game_id: str, seq: int, upto: int | None = None) -> list[ActionRow]:
+        """Log rows with seq > `seq` (and <= `upto`), in order."""
+        with self.sessions() as session:
+            query = select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq > seq)
+            if upto is not None:
+                query = query.where(ActionRow.seq <= upto)
+            return list(session.scalars(query.order_by(ActionRow.seq)))
+
+    def find_key(self, game_id: str, seat: int, key: str) -> ActionRow | None:
+        """The log row written with an idempotency key by a seat."""
+        with self.sessions() as session:
+            return session.scalars(
+                select(ActionRow).where(
+                    ActionRow.game_id == game_id,
+                    ActionRow.seat == seat,
+                    ActionRow.idempotency_key == key,
+                )
+            ).first()
+
+    def result(self, game_id: str) -> ResultRow | None:
+        """A finished game's result row."""
+        with self.sessions() as session:
+            return session.get(ResultRow, game_id)
+
+    def append(self, game_id: str, head: int, write: Append) -> None:
+        """Durably append one log row at seq head+1; raises Conflict if the head moved."""
+        stamp = now()
+        seq = head + 1
+        values: dict[str, Any] = {"version": seq, "updated_at": stamp}
+        if write.result is not None:
+            values.update(status=FINISHED, finished_at=stamp)
+        try:
+            with self.sessions.begin() as session:
+                moved = session.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id, GameRow.version == head, GameRow.status == ACTIVE)
+                    .values(**values)
+                )
+                if moved.rowcount != 1:  # type: ignore[attr-defined]
+                    raise Conflict(f"game {game_id} is no longer at version {head}")
+                session.execute(
+                    insert(ActionRow).values(
+                        game_id=game_id, seq=seq, created_at=stamp, **write.action
+                    )
+                )
+                if write.snapshot is not None:
+                    session.execute(
+                        insert(SnapshotRow).values(
+                            game_id=game_id, version=seq, data=write.snapshot, created_at=stamp
+                        )
+                    )
+                for seat, changes in write.seat_updates.items():
+                    if not changes:
+                        continue
+                    session.execute(
+                        update(GameSeatRow)
+                        .where(GameSeatRow.game_id == game_id, GameSeatRow.seat == seat)
+                        .values(**changes)
+                    )
+                if write.result is not None:
+                    session.execute(
+                        insert(ResultRow).values(game_id=game_id, finished_at=stamp, **write.result)
+                    )
+        except IntegrityError as exc:
+            raise Conflict(f"game {game_id}: log row {seq} or its idempotency key exists") from exc
+
+    def update_seats(self, game_id: str, updates: dict[int, dict[str, Any]]) -> None:
+        """Change seat control or clock fields without a new version."""
+        with self.sessions.begin() as session:
+            for seat, changes in updates.items():
+                if not changes:
+                    continue
+                session.execute(
+                    update(GameSeatRow)
+                    .where(GameSeatRow.game_id == game_id, GameSeatRow.seat == seat)
+                    .values(**changes)
+                )
+
+    def list_games(
+        self, status: str | None, rules_id: str | None, offset: int, limit: int
+    ) -> tuple[list[tuple[GameRow, list[GameSeatRow], ResultRow | None]], bool]:
+        """A page of games (newest first) and whether more follow."""
+        with self.sessions() as session:
+            query = select(GameRow)
+            if status:
+                query = query.where(GameRow.status == status)
+            if rules_id:
+                query = query.where(GameRow.rules_id == rules_id)
+            rows = list(
+                session.scalars(
+                    query.order_by(GameRow.created_at.desc(), GameRow.id)
+                    .offset(offset)
+                    .limit(limit + 1)
+                )
+            )
+            more = len(rows) > limit
+            rows = rows[:limit]
+            out = []
+            for game in rows:
+                seats = list(
+                    session.scalars(
+                        select(GameSeatRow)
+                        .where(GameSeatRow.game_id == game.id)
+                        .order_by(GameSeatRow.seat)
+                    )
+                )
+                out.append((game, seats, session.get(ResultRow, game.id)))
+            return out, more
+
+    def count_active(self) -> int:
+        """How many games are active."""
+        with self.sessions() as session:
+            return int(session.scalar(select(func.count()).where(GameRow.status == ACTIVE)) or 0)
