@@ -96,6 +96,7 @@ def variant_config(variant: str) -> dict[str, Any]:
     return default if variant == "4p" else {}
 
 
+@cache
 def variant_ids() -> list[str]:
     """Every variant id in content/variants.yaml (4p first)."""
     path = CONTENT_DIR / "variants.yaml"
@@ -752,7 +753,7 @@ def frame_options(s: NcwState, f: Frame) -> dict[int, list[tuple[str, str]]]:
     if kind == "leftover":
         if f.flags:
             return {f.seat: [(f"take:{n}", f"Take {card(n).name}") for n in s.leftover]}
-        gives = [(f"give:{n}", f"Exchange {card(n).name}") for n in _exchangeable(s, f.seat)]
+        gives = [(f"give:{n}", f"Exchange {card(n).name}") for n in _exchangeable(s, f.seat)] if s.leftover else []
         return {f.seat: [*gives, ("done", "No (more) exchanges")]}
     if kind == "media_benefit":
         return {f.seat: media_benefit_options(s, f)}

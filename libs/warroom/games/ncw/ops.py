@@ -6,6 +6,9 @@ Costs and scoring follow rulebook sections 4.3.2 and 4.4; see docs/rulings.md fo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import cache
+
 from warroom.games.ncw.content import Tables, tables
 from warroom.games.ncw.state import ALLY_OF, BLOC_OF, BLUE, NOBODY, POWERS, Frame, NcwState
 
@@ -389,44 +392,69 @@ def prestige_cost(s: NcwState, p: int) -> int:
     return 2 if -3 <= s.prestige[p] <= 3 else 3
 
 
-def ops_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
-    """Legal actions for an "ops" frame as (id, label)."""
+@cache
+def _labels() -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    t = T()
+    pos = tuple((f"pos:{c.id}", f"Move {c.name} one position") for c in t.countries)
+    coup = tuple((f"coup:{c.id}", f"Coup d'etat in {c.name}") for c in t.countries)
+    token = tuple((f"token:{c.id}", f"Stability token in {c.name}") for c in t.countries)
+    return pos, coup, token
+
+
+def ops_options(s: NcwState, f: Frame, only: int | None = None) -> list[tuple[str, str]]:
+    """Legal actions for an "ops" frame as (id, label); `only` limits the countries examined."""
     p, ops, flags = f.seat, f.ops, f.flags
     t = T()
     out: list[tuple[str, str]] = []
     touched = f.items
-    countries = f.scope or range(len(t.countries))
+    if only is not None:
+        countries: Sequence[int] = (only,) if not f.scope or only in f.scope else ()
+    else:
+        countries = f.scope or range(len(t.countries))
     one_per_region = flags & OPF_ONE_PER_REGION
-    control = s.control
+    control, token = s.control, s.token
+    bloc = BLOC_OF[p]
+    access = s.access[p]
+    simple = not s.orbit_override and not s.perm_destab
+    stab_all = t.stability
+    regions = t.country_region
+    pos_l, coup_l, token_l = _labels()
+    can_coup = not flags & OPF_NO_COUP and not one_per_region and s.coups_left[p] > 0
     for c in countries:
         if c in touched:
             continue
-        region = t.country_region[c]
+        region = regions[c]
         if one_per_region and f.mask >> region & 1:
             continue
-        if not s.access[p] >> region & 1 or (s.blocks and blocked(s, p, c)):
+        if not access >> region & 1 or (s.blocks and blocked(s, p, c)):
             continue
         ctrl = control[c]
-        name = t.countries[c].id
+        tok = token[c]
         if ctrl != p:
-            cost = pos_cost(s, p, c)[0]
+            if simple and not tok:
+                cost = stab_all[c][bloc]
+            else:
+                cost = pos_cost(s, p, c)[0]
             if cost <= ops and not (one_per_region and cost > 1):
-                out.append((f"pos:{name}", f"Move {t.countries[c].name} one position ({cost} OPs)"))
-            if (
-                ctrl >= 0
-                and not flags & OPF_NO_COUP
-                and not one_per_region
-                and s.coups_left[p] > 0
-                and coup_possible(s, p, c)
-            ):
-                cost2 = coup_cost(s, p, c)
-                if cost2 <= ops:
-                    out.append((f"coup:{name}", f"Coup d'etat in {t.countries[c].name} ({cost2} OPs)"))
-        if token_action(s, p, c) is not None:
-            out.append((f"token:{name}", f"Stability token in {t.countries[c].name} (1 OP)"))
+                out.append(pos_l[c])
+            if ctrl >= 0 and can_coup and coup_possible(s, p, c) and coup_cost(s, p, c) <= ops:
+                out.append(coup_l[c])
+        if tok:
+            if tok - 1 != bloc:
+                out.append(token_l[c])
+        elif token_action(s, p, c) is not None:
+            out.append(token_l[c])
+    if only is not None:
+        return out
+    _track_options(s, f, out)
+    return out
+
+
+def _track_options(s: NcwState, f: Frame, out: list[tuple[str, str]]) -> None:
+    p, ops, flags = f.seat, f.ops, f.flags
     if not flags & OPF_CONTROL_ONLY:
         if not flags & OPF_PRESTIGE_USED and s.prestige[p] < 5 and prestige_cost(s, p) <= ops:
-            out.append(("prestige", f"Advance on the prestige track ({prestige_cost(s, p)} OPs)"))
+            out.append(("prestige", "Advance on the prestige track"))
         if not flags & OPF_MEDIA_USED and media_pos(s, p) < 5 and ops >= 2:
             out.append(("media", "Shift the media marker (2 OPs)"))
         if not flags & OPF_MEDIA_RES_DONE and s.media_box[p] != 1:
@@ -434,7 +462,19 @@ def ops_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
         if not flags & OPF_RESERVE_DONE and s.op_reserve[p] != 1:
             out.append(("reserve", "OP reserve (1 OP)"))
     out.append(("done", "Done spending OPs"))
-    return out
+
+
+def ops_option_legal(s: NcwState, f: Frame, option: str) -> bool:
+    """Whether `option` is legal in an "ops" frame, examining only the country it names."""
+    kind, _, name = option.partition(":")
+    if name:
+        c = T().country_index.get(name)
+        if c is None:
+            return False
+        return any(i == option for i, _ in ops_options(s, f, only=c))
+    out: list[tuple[str, str]] = []
+    _track_options(s, f, out)
+    return any(i == option for i, _ in out)
 
 
 def apply_ops_option(s: NcwState, f: Frame, option: str) -> None:

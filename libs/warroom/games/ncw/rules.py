@@ -13,6 +13,7 @@ from warroom.engine.model import Applied, Decision, Option, Result, SeatInfo, Va
 from warroom.engine.rules import Rules
 from warroom.games.ncw import flow
 from warroom.games.ncw.content import tables
+from warroom.games.ncw.ops import ops_option_legal
 from warroom.games.ncw.state import (
     BLOC_OF,
     BLOCS,
@@ -88,11 +89,15 @@ class NewColdWarRules(Rules[NcwState]):
         frame = state.top()
         if frame is None or state.over:
             raise IllegalOptionError("", option_id, seat, "the game is over")
-        options = flow.frame_options(state, frame)
-        if seat not in options:
-            raise IllegalOptionError("", option_id, seat, f"seat {seat} does not act in {frame.kind!r}")
-        if not any(i == option_id for i, _ in options[seat]):
-            raise IllegalOptionError("", option_id, seat, "not a legal option")
+        if frame.kind == "ops":
+            if seat != frame.seat or not ops_option_legal(state, frame, option_id):
+                raise IllegalOptionError("", option_id, seat, "not a legal option")
+        else:
+            options = flow.frame_options(state, frame)
+            if seat not in options:
+                raise IllegalOptionError("", option_id, seat, f"seat {seat} does not act in {frame.kind!r}")
+            if not any(i == option_id for i, _ in options[seat]):
+                raise IllegalOptionError("", option_id, seat, "not a legal option")
         work = state.clone()
         ctx = flow.Ctx()
         rng_before = work.rng
