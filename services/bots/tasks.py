@@ -128,7 +128,6 @@ _SOFT, _HARD = time_limits(get_bot_settings())
 @app.task(
     bind=True,
     name=TASK_NAME,
-    queue="bots",
     acks_late=True,
     reject_on_worker_lost=True,
     max_retries=get_bot_settings().bot_task_max_retries,

@@ -1,0 +1,39 @@
+"""Fixtures of the bot-service tests: the toy game registered, settings, a running BotService."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import grpc
+import pytest
+import pytest_asyncio
+
+from services.bots.server import serve
+from services.bots.settings import BotSettings
+from warroom.engine.registry import register
+from warroom.v1 import bots_pb2_grpc
+
+register("toy", "tests.engine.toy_game:ToyRules")
+
+
+@pytest.fixture
+def bot_settings() -> BotSettings:
+    """Settings with small default budgets (the service's budget overrides)."""
+    return BotSettings(
+        service_secret="test-service-secret",
+        bot_budgets={"ismcts": {"ms": 0, "iterations": 60}},
+        bot_concurrency=2,
+    )
+
+
+@pytest_asyncio.fixture
+async def bot_stub(bot_settings: BotSettings) -> AsyncIterator[bots_pb2_grpc.BotServiceStub]:
+    """A BotService on a free port, and a stub for it."""
+    running, servicer = await serve(bot_settings, port=0, metrics_port=0)
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{running.port}")
+    try:
+        yield bots_pb2_grpc.BotServiceStub(channel)
+    finally:
+        await channel.close()
+        await running.stop(0)
+        await servicer.close()
