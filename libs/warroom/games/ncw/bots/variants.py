@@ -269,28 +269,34 @@ def bot_card_order(state: NcwState, power: int) -> int:
     return hand[index]
 
 
+def _event_possible(state: NcwState, power: int, card: int) -> bool:
+    stats = content.tables().cards[card]
+    if stats.war >= 0 and state.control[stats.war] == power:
+        return False
+    try:
+        from warroom.games.ncw import flow
+    except ImportError:
+        return True
+    return bool(flow.event_playable(state, card, power))
+
+
 def bot_play_mode(state: NcwState, power: int, card: int) -> int:
-    """EVENT or OPS for a card a bot plays (6.4 and Annex IV)."""
+    """EVENT or OPS for a card a bot plays (6.4 and Annex IV).
+
+    Crisis cards are events (0 OPs); rival and negative cards are OPs (their events follow);
+    own cards are events unless the event cannot be played; neutral cards are OPs unless
+    Annex IV lists them for this bot (Diplomatic Mission only in the 1st decade).
+    """
     stats = content.tables().cards[card]
     if stats.crisis:
         return EVENT
-    if stats.power != -1 and stats.power != power:
+    if (stats.power != -1 and stats.power != power) or stats.negative:
         return OPS
-    if stats.negative:
-        return OPS
-    if stats.power == power:
-        if stats.war >= 0 and state.control[stats.war] == power:
-            return OPS
+    if stats.power == -1:
         row = tables().interpretation(POWERS[power], stats.name)
-        if row is not None and row.play == "ops_if_all_controlled":
-            return EVENT
-        return EVENT
-    row = tables().interpretation(POWERS[power], stats.name)
-    if row is None:
-        return OPS
-    if row.play == "event_decade_1" and state.decade != 1:
-        return OPS
-    return EVENT
+        if row is None or (row.play == "event_decade_1" and state.decade != 1):
+            return OPS
+    return EVENT if _event_possible(state, power, card) else OPS
 
 
 def _covering_bits(bits: int, value: int, decade: int) -> list[tuple[int, int]]:
