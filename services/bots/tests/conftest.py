@@ -27,12 +27,12 @@ def bot_settings() -> BotSettings:
 
 
 @pytest_asyncio.fixture
-async def bot_stub(bot_settings: BotSettings) -> AsyncIterator[bots_pb2_grpc.BotServiceStub]:
+async def bot_stub(bot_settings: BotSettings) -> AsyncIterator[bots_pb2_grpc.BotServiceAsyncStub]:
     """A BotService on a free port, and a stub for it."""
     running, servicer = await serve(bot_settings, port=0, metrics_port=0)
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{running.port}")
     try:
-        yield bots_pb2_grpc.BotServiceStub(channel)
+        yield bots_pb2_grpc.BotServiceStub(channel)  # type: ignore[misc]
     finally:
         await channel.close()
         await running.stop(0)

@@ -32,7 +32,7 @@ def _given(seat: int = 0, seed: int = 3) -> tuple[bots_pb2.GivenPosition, list[s
 
 @pytest.mark.parametrize("kind", ["random", "heuristic", "ismcts"])
 async def test_choose_action_from_a_given_view(
-    bot_stub: bots_pb2_grpc.BotServiceStub, kind: str
+    bot_stub: bots_pb2_grpc.BotServiceAsyncStub, kind: str
 ) -> None:
     given, ids = _given()
     answer = await bot_stub.ChooseAction(
@@ -49,7 +49,7 @@ async def test_choose_action_from_a_given_view(
 
 
 async def test_ismcts_with_seed_and_iterations_is_reproducible(
-    bot_stub: bots_pb2_grpc.BotServiceStub,
+    bot_stub: bots_pb2_grpc.BotServiceAsyncStub,
 ) -> None:
     given, _ = _given(seat=1, seed=8)
     spec = common_pb2.BotSpec(kind="ismcts", budget_iterations=150, seed=11)
@@ -72,7 +72,7 @@ async def test_ismcts_with_seed_and_iterations_is_reproducible(
     ],
 )
 async def test_bad_requests_are_invalid_argument(
-    bot_stub: bots_pb2_grpc.BotServiceStub, change: dict[str, Any], needle: str
+    bot_stub: bots_pb2_grpc.BotServiceAsyncStub, change: dict[str, Any], needle: str
 ) -> None:
     given, _ = _given()
     fields: dict[str, Any] = {
@@ -88,7 +88,7 @@ async def test_bad_requests_are_invalid_argument(
 
 
 async def test_decision_without_options_for_the_seat_is_refused(
-    bot_stub: bots_pb2_grpc.BotServiceStub,
+    bot_stub: bots_pb2_grpc.BotServiceAsyncStub,
 ) -> None:
     given, _ = _given()
     del given.decision.options[:]
@@ -102,7 +102,7 @@ async def test_decision_without_options_for_the_seat_is_refused(
     assert "no option" in (caught.value.details() or "")
 
 
-async def test_list_bots(bot_stub: bots_pb2_grpc.BotServiceStub) -> None:
+async def test_list_bots(bot_stub: bots_pb2_grpc.BotServiceAsyncStub) -> None:
     answer = await bot_stub.ListBots(bots_pb2.ListBotsRequest(rules_id="toy"))
     kinds = {b.kind: b for b in answer.bots}
     assert set(kinds) == {"random", "heuristic", "ismcts"}
@@ -126,12 +126,12 @@ async def test_health_and_reflection(bot_settings: BotSettings) -> None:
     running, servicer = await serve(bot_settings, port=0, metrics_port=None)
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
-            health = health_pb2_grpc.HealthStub(channel)
+            health: Any = health_pb2_grpc.HealthStub(channel)
             status = await health.Check(
                 health_pb2.HealthCheckRequest(service="warroom.v1.BotService")
             )
             assert status.status == health_pb2.HealthCheckResponse.SERVING
-            stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+            stub: Any = reflection_pb2_grpc.ServerReflectionStub(channel)  # type: ignore[arg-type]
             names: list[str] = []
             async for reply in stub.ServerReflectionInfo(
                 iter([reflection_pb2.ServerReflectionRequest(list_services="")])
