@@ -431,10 +431,7 @@ def ops_options(s: NcwState, f: Frame, only: int | None = None) -> list[tuple[st
         ctrl = control[c]
         tok = token[c]
         if ctrl != p:
-            if simple and not tok:
-                cost = stab_all[c][bloc]
-            else:
-                cost = pos_cost(s, p, c)[0]
+            cost = stab_all[c][bloc] if simple and not tok else pos_cost(s, p, c)[0]
             if cost <= ops and not (one_per_region and cost > 1):
                 out.append(pos_l[c])
             if ctrl >= 0 and can_coup and coup_possible(s, p, c) and coup_cost(s, p, c) <= ops:
@@ -466,7 +463,7 @@ def _track_options(s: NcwState, f: Frame, out: list[tuple[str, str]]) -> None:
 
 def ops_option_legal(s: NcwState, f: Frame, option: str) -> bool:
     """Whether `option` is legal in an "ops" frame, examining only the country it names."""
-    kind, _, name = option.partition(":")
+    name = option.partition(":")[2]
     if name:
         c = T().country_index.get(name)
         if c is None:
