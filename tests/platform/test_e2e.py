@@ -1,0 +1,245 @@
+"""End to end through real processes: `make run`'s supervisor, the SDK, the CLI and Node.
+
+Four SDK-driven players queue for New Cold War and play to the end (ratings update), "play
+now against bots" completes, a spectator never sees hidden information, the `warroom` CLI
+plays a game, the Node client plays a game; the supervisor then stops cleanly on Ctrl-C
+(asserted by the `platform` fixture's teardown).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from tests.platform.conftest import ROOT, Platform, read_state
+from warroom.cli.main import play_game
+from warroom.cli.render import unpack_view
+from warroom.platform.health import grpc_health
+from warroom.sdk import Client
+from warroom.v1 import common_pb2, game_pb2, lobby_pb2
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
+
+NCW = common_pb2.GAME_KIND_NEW_COLD_WAR
+# Fields of New Cold War's View that only the viewing seat may see.
+PRIVATE_FIELDS = ("hand", "objectives", "objective_offer", "objectives_out")
+
+
+def test_supervisor_reports_every_process_healthy(platform: Platform) -> None:
+    state = read_state(platform.var)
+    assert state["status"] == "running"
+    processes = state["processes"]
+    assert isinstance(processes, dict)
+    assert {"lobby", "game", "bots", "worker", "beat"} <= set(processes)
+    for endpoint in (platform.lobby, platform.game, platform.bots):
+        assert grpc_health(endpoint) == "SERVING", endpoint
+    output = platform.output.read_text()
+    for expected in (platform.lobby, platform.game, platform.bots, "worker.log", "Connect"):
+        assert expected in output, f"{expected!r} missing from the start-up summary:\n{output}"
+    assert platform.var.joinpath("log", "migrations.log").exists()
+
+
+async def _player(platform: Platform, name: str) -> Client:
+    client = Client(platform.lobby, deadline=20)
+    await client.login(name)
+    return client
+
+
+async def test_four_players_queue_for_ncw_and_ratings_update(platform: Platform) -> None:
+    names = [f"e2e-{i}-{os.urandom(3).hex()}" for i in range(4)]
+    clients = [await _player(platform, name) for name in names]
+    try:
+        tickets = [await c.enqueue(NCW, variants=["4p"], ttl_s=600) for c in clients]
+        assignments = await asyncio.wait_for(
+            asyncio.gather(
+                *(c.wait_for_match(t.ticket_id) for c, t in zip(clients, tickets, strict=True))
+            ),
+            timeout=120,
+        )
+        assert len({a.game_id for a in assignments}) == 1, "the four were not seated together"
+        assert sorted(a.seat for a in assignments) == [0, 1, 2, 3]
+        assert len({a.seat_token for a in assignments}) == 4
+
+        finals = await asyncio.wait_for(
+            asyncio.gather(
+                *(
+                    play_game(c, c.game(a), auto="random", quiet=True)
+                    for c, a in zip(clients, assignments, strict=True)
+                )
+            ),
+            timeout=900,
+        )
+        for final in finals:
+            assert final.HasField("result"), "a player's game did not end"
+            assert len(final.result.seats) == 4
+        winners = {s.seat for s in finals[0].result.seats if s.winner}
+
+        # Ratings are settled from the result (possibly by a task): poll for them.
+        ratings: dict[int, lobby_pb2.Rating] = {}
+        for _ in range(120):
+            ratings = {}
+            for client, assignment in zip(clients, assignments, strict=True):
+                player = await client.player()
+                for rating in player.ratings:
+                    if rating.game == NCW and rating.games >= 1:
+                        ratings[assignment.seat] = rating
+            if len(ratings) == 4:
+                break
+            await asyncio.sleep(0.5)
+        assert len(ratings) == 4, f"ratings not updated for every player: {ratings}"
+        mus = {seat: r.mu for seat, r in ratings.items()}
+        assert len(set(mus.values())) > 1 or not winners, f"no rating moved: {mus}"
+        if winners and len(winners) < 4:
+            best_winner = max(mus[s] for s in winners)
+            worst_loser = min(mus[s] for s in mus if s not in winners)
+            assert best_winner > worst_loser, f"winners {winners} rated below losers: {mus}"
+    finally:
+        for client in clients:
+            await client.close()
+
+
+async def test_play_now_against_bots_completes(platform: Platform) -> None:
+    client = await _player(platform, f"e2e-bots-{os.urandom(3).hex()}")
+    try:
+        assignment = await client.play_now(NCW, bot=common_pb2.BotSpec(kind="random"))
+        session = client.game(assignment)
+        final = await asyncio.wait_for(play_game(client, session, auto="random", quiet=True), 900)
+        assert final.HasField("result")
+        seats = final.seats
+        assert sum(1 for s in seats if s.is_bot) == len(seats) - 1
+        replay = await session.replay()
+        assert replay.game_id == assignment.game_id
+        assert len(replay.actions) > 0
+        assert any(a.seat != assignment.seat for a in replay.actions), "no bot ever acted"
+    finally:
+        await client.close()
+
+
+def _spectator_token(platform: Platform, game_id: str) -> str:
+    """The spectator token the lobby keeps for a table's game.
+
+    The public lobby API does not hand spectator tokens out yet, so the test reads the one
+    the lobby stored when it created the game (what such an RPC would return).
+    """
+    engine = sa.create_engine(
+        platform.database_url,
+        connect_args={"options": f"-csearch_path={platform.schema}"},
+        poolclass=sa.pool.NullPool,
+    )
+    try:
+        with engine.connect() as conn:
+            token = conn.execute(
+                sa.text("SELECT spectator_token FROM lobby_tables WHERE game_id = :g"),
+                {"g": game_id},
+            ).scalar_one_or_none()
+    finally:
+        engine.dispose()
+    assert token, f"no spectator token stored for game {game_id}"
+    return str(token)
+
+
+def _assert_public(view: game_pb2.SeatView, where: str) -> None:
+    assert view.seat == -1, f"{where}: spectator view has seat {view.seat}"
+    assert not view.decision.options, f"{where}: spectator sees options"
+    for event in view.events:
+        assert event.public, f"{where}: spectator sees a private event {event.text!r}"
+    data = unpack_view(view.view)
+    assert "_unknown_type" not in data
+    for name in PRIVATE_FIELDS:
+        assert not data.get(name), f"{where}: spectator sees {name}={data.get(name)}"
+
+
+async def test_spectator_sees_no_hidden_information(platform: Platform) -> None:
+    client = await _player(platform, f"e2e-spec-{os.urandom(3).hex()}")
+    watcher = Client(platform.lobby)
+    try:
+        assignment = await client.play_now(
+            NCW, bot=common_pb2.BotSpec(kind="random"), allow_spectators=True
+        )
+        token = await asyncio.to_thread(_spectator_token, platform, assignment.game_id)
+        spectator = watcher.game(assignment, token=token)
+        seen: list[game_pb2.SeatView] = []
+
+        async def spectate() -> None:
+            async for update in spectator.watch(0):
+                for event in update.events:
+                    assert event.public, f"stream event not public: {event.text!r}"
+                _assert_public(update.view, f"v{update.version}")
+                seen.append(update.view)
+
+        watching = asyncio.create_task(spectate())
+        final = await asyncio.wait_for(
+            play_game(client, client.game(assignment), auto="random", quiet=True), 900
+        )
+        await asyncio.wait_for(watching, 60)
+        assert final.HasField("result")
+        assert seen and seen[-1].HasField("result")
+        assert len(seen) > 1, "the spectator saw no progress"
+        _assert_public(await spectator.view(), "GetView")
+        # The player's own view does carry private information the spectator never got.
+        own = unpack_view((await client.game(assignment).view()).view)
+        assert own.get("viewer") == assignment.seat
+    finally:
+        await client.close()
+        await watcher.close()
+
+
+def test_cli_logs_in_plays_against_bots_and_exports_the_replay(
+    platform: Platform, tmp_path: Path
+) -> None:
+    env = {**os.environ, "WARROOM_CLI_HOME": str(tmp_path), "WARROOM_LOBBY": platform.lobby}
+    warroom = [sys.executable, "-m", "warroom.cli.main"]
+
+    def cli(*args: str, timeout: float = 60) -> str:
+        result = subprocess.run(
+            [*warroom, *args], env=env, capture_output=True, text=True, timeout=timeout, check=False
+        )
+        assert result.returncode == 0, (
+            f"warroom {' '.join(args)}:\n{result.stdout}\n{result.stderr}"
+        )
+        return result.stdout
+
+    assert "Logged in as" in cli("login", "cli-player")
+    out = cli("bots", "ncw", "--bot", "random", "--auto", "random", "--quiet", timeout=900)
+    assert "Game over" in out, out
+    out = cli("replay", "--out", str(tmp_path / "replay.json"), _last_game(tmp_path))
+    assert (tmp_path / "replay.json").read_text().count('"option_id"') > 0, out
+    assert "ncw" in cli("leaderboard", "ncw").lower()
+
+
+def _last_game(home: Path) -> str:
+    import json
+
+    return str(json.loads((home / "session.json").read_text())["last_game"])
+
+
+def test_node_client_plays_a_game_against_bots(platform: Platform) -> None:
+    node = shutil.which("node")
+    npm = shutil.which("npm")
+    assert node and npm, "node and npm are needed for the Node client test"
+    example = ROOT / "examples" / "node-client"
+    if not (example / "node_modules" / "@grpc" / "grpc-js").exists():
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=example, check=True, timeout=300)
+    result = subprocess.run(
+        [node, "client.js"],
+        cwd=example,
+        env={
+            **os.environ,
+            "WARROOM_LOBBY": platform.lobby,
+            "WARROOM_BOT": "random",
+            "WARROOM_TIMEOUT_S": "900",
+        },
+        capture_output=True,
+        text=True,
+        timeout=960,
+        check=False,
+    )
+    assert result.returncode == 0, f"{result.stdout}\n{result.stderr}"
+    assert "RESULT {" in result.stdout, result.stdout
