@@ -30,7 +30,7 @@ class Replica:
     server: RunningServer
     authority: Authority
     channel: grpc.aio.Channel
-    stub: game_pb2_grpc.GameServiceStub
+    stub: game_pb2_grpc.GameServiceAsyncStub
     engine: Any
     client: Any
 
@@ -59,9 +59,12 @@ async def start_replica(settings: Settings, scheduler: Scheduler | None = None) 
         register=[register(GameServicer(authority, settings))],
     )
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
-    return Replica(
-        settings, server, authority, channel, game_pb2_grpc.GameServiceStub(channel), engine, client
-    )
+    return Replica(settings, server, authority, channel, async_stub(channel), engine, client)
+
+
+def async_stub(channel: grpc.aio.Channel) -> game_pb2_grpc.GameServiceAsyncStub:
+    """A GameService stub typed for grpc.aio."""
+    return game_pb2_grpc.GameServiceStub(channel)
 
 
 def toy_request(**extra: Any) -> game_pb2.CreateGameRequest:
@@ -85,7 +88,7 @@ def toy_request(**extra: Any) -> game_pb2.CreateGameRequest:
 
 
 async def create(
-    stub: game_pb2_grpc.GameServiceStub, settings: Settings, **extra: Any
+    stub: game_pb2_grpc.GameServiceAsyncStub, settings: Settings, **extra: Any
 ) -> game_pb2.CreateGameResponse:
     """Create a toy game with the service credential."""
     return await stub.CreateGame(toy_request(**extra), metadata=service_metadata(settings))
