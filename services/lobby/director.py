@@ -1,0 +1,252 @@
+"""The matchmaker director: one cycle per pool claims proposals and starts their games.
+
+A cycle (any replica, any number of them) reaps lapsed claims, expires old tickets, takes
+the pool's lock with a fresh fencing token, runs the pure match function over the pool,
+claims every proposal's tickets in one Lua call (a stale matcher is fenced off; a ticket
+already claimed or cancelled sinks its proposal), then for each claimed proposal creates
+the game through the authority (idempotent on the match id), records it in SQL, and marks
+the tickets matched with their assignments. A ticket cancelled meanwhile aborts the whole
+match: the others go back to the pool and the table is closed. A director that dies after
+claiming leaves a claim whose lease lapses, returning the tickets to the pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from services.common.logging import get_logger
+from services.lobby.config import LobbySettings
+from services.lobby.games import GameCreator
+from services.lobby.queue import TicketQueue
+from services.lobby.store import LobbyStore, SeatPlan
+from warroom.api import kinds
+from warroom.matchmaking import MatchConfig, Proposal, layouts_for, make_matches
+from warroom.v1 import common_pb2, game_pb2
+
+log = get_logger("lobby.director")
+
+
+def match_config(lobby: LobbySettings) -> MatchConfig:
+    """The match function's tunables from the lobby settings."""
+    return MatchConfig(
+        window_base=lobby.window_base,
+        window_per_s=lobby.window_per_s,
+        window_max=lobby.window_max,
+        accept_fewer_after_s=lobby.accept_fewer_after_s,
+    )
+
+
+def game_kind(game: str) -> common_pb2.GameKind.ValueType:
+    """The GameKind of a registry id (UNSPECIFIED for games without one, e.g. the toy game)."""
+    return common_pb2.GameKind.ValueType(
+        kinds.GAME_KINDS.get(game, common_pb2.GAME_KIND_UNSPECIFIED)
+    )
+
+
+@dataclass
+class CycleReport:
+    """What one cycle of one pool did."""
+
+    pool_size: int = 0
+    proposals: int = 0
+    claimed: int = 0
+    started: int = 0
+    aborted: int = 0
+    failed: int = 0
+    expired: int = 0
+    released: int = 0
+    skipped: bool = False
+    fenced: bool = False
+    match_s: float = 0.0
+    claim_s: float = 0.0
+    total_s: float = 0.0
+    matches: list[str] = field(default_factory=list)
+
+
+class Director:
+    """Claims proposals and starts their games."""
+
+    def __init__(
+        self,
+        queue: TicketQueue,
+        store: LobbyStore,
+        games: GameCreator,
+        lobby: LobbySettings,
+        game_endpoint: str,
+        concurrency: int = 16,
+    ) -> None:
+        self.queue = queue
+        self.store = store
+        self.games = games
+        self.lobby = lobby
+        self.game_endpoint = game_endpoint
+        self.config = match_config(lobby)
+        self.concurrency = concurrency
+
+    async def cycle(self, game: str, queue_name: str | None = None) -> CycleReport:
+        """One matchmaking cycle of the pool of `game` (returns what it did)."""
+        started = time.perf_counter()
+        queue_name = queue_name or self.lobby.queue
+        report = CycleReport()
+        report.released = await self.queue.reap()
+        report.expired = await self.queue.expire_due()
+        lock = await self.queue.acquire(game, queue_name, self.lobby.lock_ms)
+        if lock is None:
+            report.skipped = True
+            return report
+        try:
+            tickets = await self.queue.load_pool(game, queue_name)
+            report.pool_size = len(tickets)
+            if not tickets:
+                return report
+            t0 = time.perf_counter()
+            outcome = make_matches(tickets, layouts_for(game), time.time(), self.config)
+            report.match_s = time.perf_counter() - t0
+            report.proposals = len(outcome.proposals)
+            if not outcome.proposals:
+                return report
+            ids = [uuid.uuid4().hex for _ in outcome.proposals]
+            t0 = time.perf_counter()
+            claimed = await self.queue.claim(
+                lock,
+                game,
+                queue_name,
+                [(mid, p.ticket_ids) for mid, p in zip(ids, outcome.proposals, strict=True)],
+                self.lobby.claim_lease_s,
+            )
+            report.claim_s = time.perf_counter() - t0
+            if claimed is None:
+                report.fenced = True
+                return report
+            mine = [
+                (mid, p) for mid, p, ok in zip(ids, outcome.proposals, claimed, strict=True) if ok
+            ]
+            report.claimed = len(mine)
+        finally:
+            await self.queue.unlock(lock)
+        gate = asyncio.Semaphore(self.concurrency)
+
+        async def start(mid: str, proposal: Proposal) -> str:
+            async with gate:
+                return await self.start_match(mid, proposal)
+
+        outcomes = await asyncio.gather(*(start(mid, p) for mid, p in mine))
+        report.started = outcomes.count("started")
+        report.aborted = outcomes.count("aborted")
+        report.failed = outcomes.count("failed")
+        report.matches = [mid for (mid, _), o in zip(mine, outcomes, strict=True) if o == "started"]
+        report.total_s = time.perf_counter() - started
+        return report
+
+    async def start_match(self, match_id: str, proposal: Proposal) -> str:
+        """Create a claimed match's game and assign its tickets: "started", "aborted" or "failed"."""
+        try:
+            names = await asyncio.to_thread(
+                self.store.players, [s.player_id for s in proposal.seats if s.player_id]
+            )
+            request = game_pb2.CreateGameRequest(
+                game=game_kind(proposal.game_id),
+                rules_id=proposal.game_id,
+                variant=proposal.variant,
+                request_id=f"match:{match_id}",
+                seats=[
+                    game_pb2.SeatSpec(
+                        player_id=s.player_id or "",
+                        display_name=names[s.player_id].display_name
+                        if s.player_id in names
+                        else "",
+                        bot=common_pb2.BotSpec(kind=s.bot.kind, difficulty=s.bot.difficulty)
+                        if s.bot
+                        else None,
+                    )
+                    for s in proposal.seats
+                ],
+            )
+            created = await self.games.create_game(request)
+            plans = [
+                SeatPlan(
+                    s.seat,
+                    s.side,
+                    s.team,
+                    player_id=s.player_id,
+                    display_name=names[s.player_id].display_name if s.player_id in names else None,
+                    bot=s.bot,
+                )
+                for s in proposal.seats
+            ]
+            await asyncio.to_thread(
+                self.store.record_match,
+                match_id,
+                proposal.game_id,
+                proposal.variant,
+                created.game_id,
+                plans,
+                list(created.seat_tokens),
+            )
+            assignments = self.assignments(proposal, created)
+            ok, why = await self.queue.finalize(
+                match_id, created.game_id, proposal.variant, assignments
+            )
+        except Exception:
+            log.exception("match failed; tickets return to the pool", match_id=match_id)
+            await self.queue.release(match_id)
+            await asyncio.to_thread(self.store.close, match_id, "game creation failed")
+            return "failed"
+        if not ok:
+            returned = await self.queue.release(match_id)
+            await asyncio.to_thread(self.store.close, match_id, f"aborted: {why}")
+            log.info("match aborted", match_id=match_id, why=why, returned=returned)
+            return "aborted"
+        return "started"
+
+    def assignments(
+        self, proposal: Proposal, created: game_pb2.CreateGameResponse
+    ) -> dict[str, str]:
+        """Per ticket, the JSON of each of its players' assignment."""
+        per_ticket: dict[str, dict[str, Any]] = {t: {} for t in proposal.ticket_ids}
+        for seat in proposal.seats:
+            if seat.player_id is None or seat.ticket_id is None:
+                continue
+            per_ticket[seat.ticket_id][seat.player_id] = {
+                "seat": seat.seat,
+                "side": seat.side,
+                "token": created.seat_tokens[seat.seat],
+            }
+        return {t: json.dumps(a, separators=(",", ":")) for t, a in per_ticket.items()}
+
+
+def assignment_message(
+    ticket: dict[str, str], player_id: str, game_endpoint: str
+) -> common_pb2.Assignment | None:
+    """The Assignment of one player of a matched ticket."""
+    mine = json.loads(ticket.get("assign", "{}")).get(player_id)
+    if mine is None:
+        return None
+    return common_pb2.Assignment(
+        game_id=ticket.get("game_id", ""),
+        game=game_kind(ticket.get("game", "")),
+        variant=ticket.get("variant", ""),
+        seat=int(mine["seat"]),
+        side=str(mine["side"]),
+        seat_token=str(mine["token"]),
+        game_endpoint=game_endpoint,
+    )
+
+
+async def run_cycles(director: Director, games: Sequence[str], stop: asyncio.Event) -> None:
+    """A worker loop: cycle every pool every `cycle_interval_s` until `stop` is set."""
+    while not stop.is_set():
+        for game in games:
+            try:
+                await director.cycle(game)
+            except Exception:
+                log.exception("matchmaker cycle failed", game=game)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), director.lobby.cycle_interval_s)
