@@ -21,6 +21,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from warroom.sdk.client import game_name_of
 from warroom.v1 import common_pb2, game_pb2
 
 
@@ -58,7 +59,7 @@ def unpack_view(view: any_pb2.Any) -> dict[str, Any]:
     if not view.Unpack(message):
         return {"_unknown_type": name}
     data: dict[str, Any] = json_format.MessageToDict(
-        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=False
+        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
     )
     return data
 
@@ -135,6 +136,10 @@ def render_game_view(data: Mapping[str, Any]) -> list[RenderableType]:
         return []
     if "_unknown_type" in data:
         return [Text(f"(view of type {data['_unknown_type']}: schema not installed)")]
+    if "countries" in data and "powers" in data and "viewer" in data:
+        from warroom.cli import ncw
+
+        return ncw.render(data)
     keys = [k for k in NCW_ORDER if k in data] + [k for k in data if k not in NCW_ORDER]
     scalars = {k: data[k] for k in keys if not isinstance(data[k], list | dict)}
     parts: list[RenderableType] = []
@@ -213,7 +218,7 @@ def event_text(event: common_pb2.GameEvent, seats: Sequence[common_pb2.Seat]) ->
 
 def header(view: game_pb2.SeatView) -> Text:
     """Game, seat and version line."""
-    game = view.rules_id or common_pb2.GameKind.Name(view.game)
+    game = view.rules_id or game_name_of(view.game)
     me = "spectator" if view.seat < 0 else seat_label(view.seats, view.seat)
     return Text(
         f"{game} {view.variant} · game {view.game_id} · you: {me} · version {view.version}",
