@@ -136,7 +136,9 @@ async def test_error_table_leaves_state_unchanged(replica: Replica) -> None:
         await stub.SubmitAction(submit(tokens[1], idempotency_key="x" * 400_000))
     assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
     # garbage bytes are rejected without harm
-    raw = replica.channel.unary_unary("/warroom.v1.GameService/SubmitAction")
+    raw: grpc.aio.UnaryUnaryMultiCallable[bytes, bytes] = replica.channel.unary_unary(
+        "/warroom.v1.GameService/SubmitAction"
+    )
     with pytest.raises(grpc.aio.AioRpcError):
         await raw(b"\xff\xff\xff\xffgarbage")
     after = (await stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=tokens[0]))).view
