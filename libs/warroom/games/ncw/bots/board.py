@@ -62,6 +62,7 @@ class Board:
     region_min: Mapping[str, int] = field(default_factory=dict)
     perm_destab: Mapping[str, str] = field(default_factory=dict)
     blocked: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    memo: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
     def may_influence(self, power: str, country: str) -> bool:
         """Whether no standing prohibition (permanent event) stops `power` playing OPs in `country`."""
@@ -82,8 +83,15 @@ class Board:
         return [name for name, f in self.facts.items() if f.region == region]
 
     def with_changes(self, **changes: object) -> Board:
-        """A copy with some fields replaced."""
-        return replace(self, **changes)  # type: ignore[arg-type]
+        """A copy with some fields replaced (and an empty memo)."""
+        return replace(self, memo={}, **changes)  # type: ignore[arg-type]
+
+    def stats(self, power: str, region: str) -> tuple[int, int]:
+        """(countries, VPs) of a power in a region, computed once per board."""
+        memo = self.memo
+        if not memo:
+            _all_stats(self)
+        return memo.get((power, region)) or (0, self.region_modifiers.get((power, region), 0))
 
 
 def token_effect(board: Board, country: str, power: str) -> int:
@@ -124,27 +132,30 @@ def coup_cost(board: Board, country: str, power: str) -> int | None:
     return first + second
 
 
+def _all_stats(board: Board) -> None:
+    memo = board.memo
+    facts = board.facts
+    for (power, region), value in board.region_modifiers.items():
+        memo[(power, region)] = (0, value)
+    for country, holder in board.control.items():
+        f = facts[country]
+        key = (holder, f.region)
+        count, total = memo.get(key, (0, 0))
+        total += f.vp
+        if f.orbit is not None and BLOC[f.orbit] != BLOC[holder]:
+            total += 1
+        memo[key] = (count + 1, total)
+    memo[("", "")] = (0, 0)
+
+
 def region_vps(board: Board, power: str, region: str) -> int:
     """A power's VPs in a region: country values, +1 per opposing-bloc ORBIT, region modifiers."""
-    total = board.region_modifiers.get((power, region), 0)
-    bloc = BLOC[power]
-    for country, holder in board.control.items():
-        if holder != power:
-            continue
-        facts = board.facts[country]
-        if facts.region != region:
-            continue
-        total += facts.vp
-        if facts.orbit is not None and BLOC[facts.orbit] != bloc:
-            total += 1
-    return total
+    return board.stats(power, region)[1]
 
 
 def region_count(board: Board, power: str, region: str) -> int:
     """How many countries of a region a power controls."""
-    return sum(
-        1 for country, holder in board.control.items() if holder == power and board.facts[country].region == region
-    )
+    return board.stats(power, region)[0]
 
 
 def controls_region(board: Board, power: str, region: str, minimum: int) -> bool:

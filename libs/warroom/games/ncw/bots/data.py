@@ -22,6 +22,9 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+_NAMES: dict[int, tuple[PriorityRegion, tuple[str, ...]]] = {}
+
+
 class PriorityRegion(_Frozen):
     """One region of a bot's priority table: countries in search order with their OP cost."""
 
@@ -33,7 +36,10 @@ class PriorityRegion(_Frozen):
     @property
     def names(self) -> tuple[str, ...]:
         """The countries in search order."""
-        return tuple(name for name, _ in self.countries)
+        found = _NAMES.get(id(self))
+        if found is None or found[0] is not self:
+            found = _NAMES[id(self)] = (self, tuple(name for name, _ in self.countries))
+        return found[1]
 
 
 class BotPower(Record):

@@ -8,7 +8,8 @@ bot automation or the `ncw-official` chooser) executes each action through the r
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from dataclasses import replace as _replace
 
 from warroom.games.ncw.bots.board import (
     ALLY,
@@ -306,7 +307,7 @@ def _event_regions(board: Board, prof: Profile, spend: Spend) -> list[PriorityRe
 
 def simulate(board: Board, power: str, spend: Spend, action: Action) -> tuple[Board, Spend]:
     """The board and card after an action, as the bot models it (for planning and tests)."""
-    spend = replace(spend, ops=spend.ops - action.cost)
+    spend = _replace(spend, ops=spend.ops - action.cost)
     country = action.country
     bloc = BLOC[power]
     if action.kind in ("control", "coup", "remove") and country is not None:
@@ -327,8 +328,8 @@ def simulate(board: Board, power: str, spend: Spend, action: Action) -> tuple[Bo
             attacks = attacks | {(power, board.facts[country].region)}
         if action.kind == "coup":
             coups[power] = coups.get(power, 3) - 1
-        board = replace(board, control=control, tokens=tokens, attacks=attacks, coups_left=coups)
-        spend = replace(spend, moved=spend.moved | {country}, controlled=spend.controlled | {country})
+        board = _rb(board, control=control, tokens=tokens, attacks=attacks, coups_left=coups)
+        spend = _replace(spend, moved=spend.moved | {country}, controlled=spend.controlled | {country})
     elif action.kind in ("destabilize", "stabilize") and country is not None:
         tokens = dict(board.tokens)
         tokens[country] = bloc
@@ -336,7 +337,7 @@ def simulate(board: Board, power: str, spend: Spend, action: Action) -> tuple[Bo
         holder = board.control.get(country)
         if action.kind == "destabilize" and holder in board.bots and power in board.bots:
             attacks = attacks | {(power, board.facts[country].region)}
-        board = replace(board, tokens=tokens, attacks=attacks)
+        board = _rb(board, tokens=tokens, attacks=attacks)
     elif action.kind == "remove_token" and country is not None:
         tokens = dict(board.tokens)
         tokens.pop(country, None)
@@ -344,20 +345,20 @@ def simulate(board: Board, power: str, spend: Spend, action: Action) -> tuple[Bo
         holder = board.control.get(country)
         if action.step == "2D" and holder in board.bots and power in board.bots:
             attacks = attacks | {(power, board.facts[country].region)}
-        board = replace(board, tokens=tokens, attacks=attacks)
+        board = _rb(board, tokens=tokens, attacks=attacks)
     elif action.kind == "op_reserve":
         box = dict(board.op_reserve)
         box[power] = 0 if box.get(power, 0) < 0 else 1
-        board = replace(board, op_reserve=box)
-        spend = replace(spend, reserve_done=True)
+        board = _rb(board, op_reserve=box)
+        spend = _replace(spend, reserve_done=True)
     elif action.kind == "prestige":
         prestige = dict(board.prestige)
         prestige[power] = min(5, prestige.get(power, 0) + 1)
-        board = replace(board, prestige=prestige)
-        spend = replace(spend, prestige_done=True)
+        board = _rb(board, prestige=prestige)
+        spend = _replace(spend, prestige_done=True)
     elif action.kind == "media":
-        board = replace(board, media=_clamp(board.media + MEDIA_SIGN[bloc]))
-        spend = replace(spend, media_done=True)
+        board = _rb(board, media=_clamp(board.media + MEDIA_SIGN[bloc]))
+        spend = _replace(spend, media_done=True)
     elif action.kind == "media_reserve":
         reserve = dict(board.media_reserve)
         ally = ALLY[power]
@@ -365,12 +366,16 @@ def simulate(board: Board, power: str, spend: Spend, action: Action) -> tuple[Bo
             reserve[power] = 0
         elif reserve.get(ally, 0) > 0:
             reserve[ally] = 0
-            board = replace(board, media=_clamp(board.media + MEDIA_SIGN[bloc]))
+            board = _rb(board, media=_clamp(board.media + MEDIA_SIGN[bloc]))
         else:
             reserve[power] = 1
-        board = replace(board, media_reserve=reserve)
-        spend = replace(spend, media_reserve_done=True)
+        board = _rb(board, media_reserve=reserve)
+        spend = _replace(spend, media_reserve_done=True)
     return board, spend
+
+
+def _rb(board: Board, **changes: object) -> Board:
+    return board.with_changes(**changes)
 
 
 def _token_used(board: Board, country: str, power: str) -> bool:

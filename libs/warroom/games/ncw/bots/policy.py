@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import cache
 
 from warroom.engine.model import Decision
 from warroom.games.ncw import content
@@ -156,8 +157,7 @@ def rank_countries(state: NcwState, power: int, card: int = -1) -> list[str]:
                 ordered.extend(table.names)
     for table in open_regions(board, prof) + step7_regions(board, prof):
         ordered.extend(table.names)
-    rest = sorted(range(len(t.countries)), key=lambda c: (-t.country_value[c], c))
-    ordered.extend(t.countries[c].name for c in rest)
+    ordered.extend(_by_value())
     seen: set[str] = set()
     out: list[str] = []
     index = name_index()
@@ -167,6 +167,12 @@ def rank_countries(state: NcwState, power: int, card: int = -1) -> list[str]:
         seen.add(country)
         out.append(t.countries[index[country]].id)
     return out
+
+
+@cache
+def _by_value() -> tuple[str, ...]:
+    t = content.tables()
+    return tuple(t.countries[c].name for c in sorted(range(len(t.countries)), key=lambda c: (-t.country_value[c], c)))
 
 
 def choose_generic(state: NcwState, power: int, options: Sequence[str]) -> str:
@@ -227,20 +233,29 @@ def _cheapest_card(options: Sequence[str]) -> str:
     return min(giving, key=key) if giving else options[-1]
 
 
-def choose(state: NcwState, power: int, options: Sequence[str]) -> str:
-    """The official bot's answer for `power` to the pending decision (core hook)."""
+def choose(state: NcwState, power: int, options: Sequence[str], commit: bool = True) -> str:
+    """The official bot's answer for `power` to the pending decision (core hook).
+
+    With `commit` (the rules' bot seats, on the working copy) it advances `state.rng` for a
+    random card and places 6.5 attack markers; without it the state is left untouched.
+    """
     if not options:
         raise ValueError("a decision without options")
     frame = state.top()
     kind = frame.kind if frame is not None else ""
     if kind == "ops":
         option = choose_ops(state, power, options)
-        note_attack(state, power, option)
+        if commit:
+            note_attack(state, power, option)
         return option
     if kind == "place":
         from warroom.games.ncw.bots.hooks import place_option
 
-        return place_option(state, power, list(options))
+        rng = state.rng
+        option = place_option(state, power, list(options))
+        if not commit:
+            state.rng = rng
+        return option
     if kind == "veto":
         return choose_veto(state, power, options)
     if kind == "media_benefit":
@@ -261,11 +276,11 @@ def choose_option(state: NcwState, seat: int, decision: Decision, difficulty: st
     """The `ncw-official` platform bot: the flowchart's choice for `seat` in `decision`.
 
     `state` must be built from what the seat may see (a determinization of its view);
-    it is copied, never changed.
+    it is left unchanged (the random card uses, but does not advance, its RNG).
     """
     options = [o.id for o in decision.options_for(seat) if o.id != "undo"]
     if not options:
         raise ValueError(f"seat {seat} has no option in {decision.kind!r}")
-    work = state.clone()
-    work.flags["difficulty"] = ("beginner", "intermediate", "expert").index(difficulty)
-    return choose(work, seat, options)
+    if difficulty not in ("beginner", "intermediate", "expert"):
+        raise ValueError(f"unknown difficulty {difficulty!r}")
+    return choose(state, seat, options, commit=False)
