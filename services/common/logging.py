@@ -32,4 +32,4 @@ def configure_logging(level: str = "INFO", json: bool = False) -> None:
 
 def get_logger(name: str, **bound: Any) -> Any:
     """A structlog logger bound to a component name."""
-    return structlog.get_logger(name).bind(component=name, **bound)
+    return structlog.get_logger(name, component=name, **bound)
