@@ -53,7 +53,7 @@ def _veto(s: NcwState, who: int, marker: str) -> NcwState:
 
 
 def test_tutorial_turn_four_rounds_one_and_two() -> None:
-    """7.2: exchanges, round 1 (9/11, Investment Surge, ASEAN Plus Three, Ibero-American Summit) and round 2."""
+    """7.2: exchanges, rounds 1 and 2, and round 3 up to China's OPs in South Korea."""
     s = _position()
     assert RULES.invariants(s) == []
     for p, n in ((EU, 114), (US, 40), (CHINA, 11), (RUSSIA, 119)):
@@ -100,3 +100,12 @@ def test_tutorial_turn_four_rounds_one_and_two() -> None:
     s = act(s, CHINA, "media_reserve")
     assert s.media_box[CHINA] == 1
     assert RULES.invariants(s) == []
+    # round 3
+    for p, o in ((US, "41e"), (CHINA, "35o"), (EU, "16or"), (RUSSIA, "126o")):
+        s = act(s, p, o)
+    s = _pass_vetoes(s)
+    assert s.control[cid("afghanistan")] == US and s.control[cid("iraq")] == US
+    assert s.vp[US] == 24 and s.media == 1
+    s = _pass_vetoes(s)
+    s = act(s, CHINA, "pos:south_korea")
+    assert s.control[cid("south_korea")] == CHINA and s.token[cid("south_korea")] == 0
