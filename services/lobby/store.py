@@ -173,7 +173,7 @@ class LobbyStore:
                 .offset(offset)
                 .limit(limit)
             )
-            return [(p, r) for p, r in rows.tuples()]
+            return [(p, r) for p, r in rows]
 
     def _ensure_bot(self, session: Session, bot: BotChoice) -> str:
         pid = bot.pseudo_player_id

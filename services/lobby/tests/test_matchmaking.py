@@ -156,8 +156,9 @@ async def test_lone_player_with_bots_plays_to_the_end(harness: Harness) -> None:
     assert len(result.seats) == 2
     from services.lobby.results import settle_finished
 
-    assert await settle_finished(h.node.lobby.store, h.node.lobby.games) == 1
-    player, ratings = h.node.lobby.store.player(a.player_id)
+    await settle_finished(h.node.lobby.store, h.node.lobby.games)
+    assert h.node.lobby.store.table(table.id).status == "finished"
+    _player, ratings = h.node.lobby.store.player(a.player_id)
     assert [r.game for r in ratings] == ["toy"] and ratings[0].games == 1
 
 
