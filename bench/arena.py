@@ -1,0 +1,293 @@
+"""Bot arena: round-robin matches between bot specs on any game, win rates with 95% intervals.
+
+Each pairing (A, B) plays `--games` games over rotating seatings: on a
+two-seat game A and B swap seats; on a game with two equal teams one spec
+takes a whole team; otherwise the specs alternate around the table. A game is
+a win for A when A's best-placed seat finishes ahead of B's (equal places:
+half a win). The interval is the Wilson score interval at 95%.
+
+A bot spec is `kind[:difficulty][@budget]`, budget `500ms` or `200it`, e.g.
+`ismcts@1000ms`, `heuristic:expert`, `ncw-official:expert`, `random`.
+
+Usage:
+  python bench/arena.py --game toy --bot ismcts@200it --bot heuristic --bot random --games 40
+  python bench/arena.py --game ncw --bot ismcts@1000ms --bot ncw-official:expert --games 200 --write
+
+`--write` puts the table into docs/benchmarks.md between `<!-- bench:bots -->`
+and `<!-- /bench:bots -->`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import platform
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DOC = ROOT / "docs" / "benchmarks.md"
+START, END = "<!-- bench:bots -->", "<!-- /bench:bots -->"
+
+app = typer.Typer(add_completion=False, help=__doc__)
+
+
+def _register(extra: Sequence[str]) -> None:
+    from warroom.engine.registry import register
+
+    register("toy", "tests.engine.toy_game:ToyRules")
+    for item in extra:
+        game_id, _, target = item.partition("=")
+        register(game_id, target)
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """One finished game of a pairing: A's score (1, 1/2, 0), length, and seconds per decision."""
+
+    pair: tuple[int, int]
+    score: float
+    steps: int
+    seconds: dict[str, float]
+    decisions: dict[str, int]
+
+
+def seatings(rules: Any, variant: str) -> list[list[int]]:
+    """Seat patterns (0 = spec A, 1 = spec B) to rotate through."""
+    info = rules.variant(variant)
+    seats = info.seats
+    if seats == 2:
+        return [[0, 1], [1, 0]]
+    state = rules.setup(1, variant, {})
+    teams: dict[str, list[int]] = {}
+    for seat in rules.seats(state):
+        teams.setdefault(seat.team, []).append(seat.index)
+    groups = list(teams.values())
+    if len(groups) == 2 and len(groups[0]) == len(groups[1]):
+        pattern = [0] * seats
+        for seat in groups[1]:
+            pattern[seat] = 1
+        return [pattern, [1 - p for p in pattern]]
+    alternate = [i % 2 for i in range(seats)]
+    return [alternate, [1 - p for p in alternate]]
+
+
+def play_one(
+    game_id: str,
+    variant: str,
+    specs: tuple[str, str],
+    pattern: list[int],
+    seed: int,
+    pair: tuple[int, int],
+    extra: Sequence[str],
+) -> GameOutcome:
+    """Play one game with spec A on the seats marked 0 and spec B on those marked 1."""
+    _register(extra)
+    from warroom.bots.position import position_for
+    from warroom.bots.registry import make_bot, parse_spec
+    from warroom.engine.match import Match
+    from warroom.engine.registry import get_rules
+
+    rules = get_rules(game_id)
+    bots = []
+    for seat, side in enumerate(pattern):
+        spec = parse_spec(specs[side])
+        bots.append(make_bot(replace(spec, seed=seed * 97 + seat + 1), game_id))
+    match = Match(rules)
+    state = match.start(seed, variant, {})
+    seconds = {"A": 0.0, "B": 0.0}
+    decisions = {"A": 0, "B": 0}
+    steps = 0
+    while state.pending is not None:
+        seat = state.pending.seats[0]
+        position = position_for(rules, state.game, seat, state.pending, variant)
+        began = time.perf_counter()
+        choice = bots[seat].choose(position)
+        side = "AB"[pattern[seat]]
+        if len(position.option_ids()) > 1:
+            seconds[side] += time.perf_counter() - began
+            decisions[side] += 1
+        state = match.apply(state, seat, choice.option_id).state
+        steps += 1
+    result = match.result(state)
+    assert result is not None
+    best = {
+        side: min(result.ranks[s] for s, p in enumerate(pattern) if p == side) for side in (0, 1)
+    }
+    score = 1.0 if best[0] < best[1] else 0.5 if best[0] == best[1] else 0.0
+    return GameOutcome(pair, score, steps, seconds, decisions)
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denominator = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(slots=True)
+class PairStats:
+    """Accumulated results of one pairing."""
+
+    games: int = 0
+    score: float = 0.0
+    steps: int = 0
+    seconds_a: float = 0.0
+    seconds_b: float = 0.0
+    decisions_a: int = 0
+    decisions_b: int = 0
+
+    def add(self, outcome: GameOutcome) -> None:
+        """Count one game."""
+        self.games += 1
+        self.score += outcome.score
+        self.steps += outcome.steps
+        self.seconds_a += outcome.seconds["A"]
+        self.seconds_b += outcome.seconds["B"]
+        self.decisions_a += outcome.decisions["A"]
+        self.decisions_b += outcome.decisions["B"]
+
+
+def render(
+    specs: Sequence[str], stats: dict[tuple[int, int], PairStats]
+) -> tuple[Table, list[str]]:
+    """The win-rate table for the console, and as Markdown rows."""
+    table = Table(title="Arena: win rate of A against B (95% Wilson interval)")
+    for column in ("A", "B", "games", "A win rate", "95% CI", "A ms/decision", "B ms/decision"):
+        table.add_column(column)
+    rows = [
+        "| A | B | games | A win rate | 95% CI | A ms/decision | B ms/decision |",
+        "|---|---|---:|---:|---|---:|---:|",
+    ]
+    for (a, b), s in stats.items():
+        low, high = wilson(s.score, s.games)
+        rate = s.score / s.games if s.games else 0.0
+        ms_a = 1000 * s.seconds_a / max(1, s.decisions_a)
+        ms_b = 1000 * s.seconds_b / max(1, s.decisions_b)
+        cells = [
+            specs[a],
+            specs[b],
+            str(s.games),
+            f"{rate:.1%}",
+            f"{low:.1%} - {high:.1%}",
+            f"{ms_a:.1f}",
+            f"{ms_b:.1f}",
+        ]
+        table.add_row(*cells)
+        rows.append("| " + " | ".join(cells) + " |")
+    return table, rows
+
+
+def write_section(body: str, doc: Path = DOC) -> None:
+    """Replace (or append) this script's section of docs/benchmarks.md."""
+    current = doc.read_text() if doc.exists() else "# Benchmarks\n"
+    block = f"{START}\n{body.rstrip()}\n{END}"
+    if START in current and END in current:
+        head, _, rest = current.partition(START)
+        _, _, tail = rest.partition(END)
+        current = head + block + tail
+    else:
+        current = current.rstrip() + "\n\n" + block + "\n"
+    doc.write_text(current)
+
+
+@app.command()
+def main(
+    game: Annotated[str, typer.Option(help="Registry id of the game (toy, ncw, ...)")] = "toy",
+    bot: Annotated[list[str] | None, typer.Option(help="Bot spec; give two or more")] = None,
+    games: Annotated[int, typer.Option(help="Games per pairing")] = 20,
+    variant: Annotated[str, typer.Option(help="Variant id (default: the game's first)")] = "",
+    seed: Annotated[int, typer.Option(help="First game seed")] = 1,
+    workers: Annotated[int, typer.Option(help="Parallel processes")] = os.cpu_count() or 1,
+    register: Annotated[
+        list[str] | None, typer.Option(help="Extra game as id=module:Class")
+    ] = None,
+    write: Annotated[bool, typer.Option(help="Write docs/benchmarks.md")] = False,
+    note: Annotated[str, typer.Option(help="A sentence to add under the table")] = "",
+) -> None:
+    """Play every pairing of the given bot specs and print the win-rate table."""
+    specs = list(bot or ["ismcts@100it", "heuristic", "random"])
+    if len(specs) < 2:
+        raise typer.BadParameter("give at least two --bot specs")
+    extra = list(register or [])
+    _register(extra)
+    from warroom.bots.registry import make_bot, parse_spec
+    from warroom.engine.registry import get_rules
+
+    rules = get_rules(game)
+    variant = variant or rules.variants()[0].id
+    for text in specs:
+        make_bot(parse_spec(text), game)
+    patterns = seatings(rules, variant)
+    pairs = list(itertools.combinations(range(len(specs)), 2))
+    jobs = [(pair, patterns[g % len(patterns)], seed + g) for pair in pairs for g in range(games)]
+    stats = {pair: PairStats() for pair in pairs}
+    console = Console()
+    began = time.perf_counter()
+    with (
+        Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+        ) as progress,
+        ProcessPoolExecutor(max_workers=max(1, workers)) as pool,
+    ):
+        task = progress.add_task(f"{game}: {len(jobs)} games", total=len(jobs))
+        futures = [
+            pool.submit(
+                play_one,
+                game,
+                variant,
+                (specs[a], specs[b]),
+                pattern,
+                game_seed,
+                (a, b),
+                extra,
+            )
+            for (a, b), pattern, game_seed in jobs
+        ]
+        for future in as_completed(futures):
+            outcome = future.result()
+            stats[outcome.pair].add(outcome)
+            progress.advance(task)
+    elapsed = time.perf_counter() - began
+    table, rows = render(specs, stats)
+    console.print(table)
+    if write:
+        body = [
+            "## Bot arena (`bench/arena.py`)",
+            "",
+            f"Game `{game}`, variant `{variant}`, {games} games per pairing over "
+            f"{len(patterns)} rotating seatings, seeds {seed}..{seed + games - 1}; "
+            f"{elapsed:.0f} s wall clock on {workers} process(es), "
+            f"{platform.processor() or platform.machine()}, Python {platform.python_version()}.",
+            "A game is a win for A when A's best-placed seat finishes ahead of B's (a tie counts half).",
+            "",
+            *rows,
+        ]
+        if note:
+            body += ["", note]
+        write_section("\n".join(body) + "\n")
+        console.print(f"wrote the bots section of {DOC.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    app()
