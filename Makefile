@@ -116,8 +116,10 @@ $(PROTO_STAMP): $(PROTO_SRCS) $(VENV_STAMP) Makefile
 	fi
 	@echo "$(PROTO_SRCS)" > $@
 
+# The buf CLI (npm @bufbuild/buf + its platform package). --ignore-scripts: buf's postinstall
+# only swaps its JS launcher for the native binary, which works without it.
 $(NODE_STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm ci --no-audit --no-fund --ignore-scripts
 	@touch $@
 
 # buf has the google/protobuf well-known types built in, but not googleapis (google/rpc,
