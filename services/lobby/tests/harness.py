@@ -17,7 +17,7 @@ from services.lobby.games import GameClient
 from services.lobby.runtime import Lobby, build
 from services.lobby.service import SERVICE_NAME, register
 from services.lobby.store import LobbyStore
-from warroom.v1 import game_pb2, lobby_pb2, lobby_pb2_grpc
+from warroom.v1 import common_pb2, game_pb2, lobby_pb2, lobby_pb2_grpc
 
 
 def auth(token: str) -> tuple[tuple[str, str], ...]:
@@ -44,7 +44,7 @@ class LobbyNode:
     lobby: Lobby
     server: RunningServer
     channel: grpc.aio.Channel
-    stub: lobby_pb2_grpc.LobbyServiceStub
+    stub: lobby_pb2_grpc.LobbyServiceAsyncStub
 
     async def stop(self) -> None:
         await self.channel.close()
@@ -79,7 +79,7 @@ class Harness:
         return self.nodes[0]
 
     @property
-    def stub(self) -> lobby_pb2_grpc.LobbyServiceStub:
+    def stub(self) -> lobby_pb2_grpc.LobbyServiceAsyncStub:
         return self.nodes[0].stub
 
     async def login(self, name: str | None = None) -> Player:
@@ -100,7 +100,7 @@ class Harness:
 
 async def play_to_end(
     authority: Replica, game_id: str, tokens: list[str], seed: int = 1, limit: int = 5000
-) -> game_pb2.GameResult:
+) -> common_pb2.GameResult:
     """Drive every seat with random legal options until the game ends; the result."""
     rng = random.Random(seed)
     for _ in range(limit):

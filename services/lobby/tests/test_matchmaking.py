@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import grpc
 import pytest
@@ -74,13 +75,14 @@ async def test_party_of_two_sits_in_one_bloc(harness: Harness) -> None:
 async def test_party_errors(harness: Harness) -> None:
     h = harness
     a, b = await h.login(), await h.login()
-    for kw, words in [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"party_player_ids": [a.player_id]}, "yourself"),
         ({"party_player_ids": ["nobody"]}, "unknown players"),
         ({"party_player_ids": [b.player_id, b.player_id]}, "twice"),
         ({"variants": ["9p"]}, "unknown variants"),
         ({"game": 0}, "game is required"),
-    ]:
+    ]
+    for kw, words in cases:
         with pytest.raises(grpc.aio.AioRpcError) as info:
             await enqueue(h, a, **kw)
         assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
@@ -259,10 +261,12 @@ async def test_watch_on_another_replica_and_resume(
     tickets = [await enqueue(h, p, game=0, rules_id="toy") for p in (a, b)]
     call = other.stub.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=tickets[0]), metadata=a.md)
     first = await call.read()
+    assert isinstance(first, lobby_pb2.WatchTicketResponse)
     assert first.status == SEARCHING and first.pool_size == 2 and first.rating_window > 0
     started = time.monotonic()
     await h.node.lobby.director.cycle("toy")
     second = await call.read()
+    assert isinstance(second, lobby_pb2.WatchTicketResponse)
     assert second.status == MATCHED and second.assignment.seat_token
     assert time.monotonic() - started < 5, "pub/sub, not the 30 s poll, woke the stream"
     # reconnecting (to either replica) resumes with the current status

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
-from typing import Any
+from typing import Any, cast
 
 import redis.asyncio as aioredis
 from hypothesis import HealthCheck, given, settings
@@ -124,6 +124,7 @@ async def test_two_replicas_never_double_assign(
             ).all()
         seen: dict[str, str] = {}
         for player, game_id, _status in rows:
+            assert player is not None and game_id is not None
             assert player not in seen, f"{player} sits in two started games"
             seen[player] = game_id
         assert seen == matched_games
@@ -134,6 +135,6 @@ async def test_two_replicas_never_double_assign(
         assert all(1 <= len(v) <= 2 for v in by_game.values())
     finally:
         for client in clients:
-            await client.aclose()
+            await cast(Any, client).aclose()
         await games.close()
         engine.dispose()
