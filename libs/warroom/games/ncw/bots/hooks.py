@@ -53,6 +53,9 @@ def deploy_options(s: NcwState, p: int) -> dict[str, tuple[int, ...]] | None:
     """
     if is_bot(s, p):
         return {}
+    record = V.variant(s.variant)
+    if not record.deployments:
+        return None
     vs = V.variant_setup(s.variant, {"difficulty": _difficulty_name(s)})
     return dict(vs.human_deployments.get(p, {})) or None
 
