@@ -25,7 +25,7 @@ from services.common.logging import get_logger
 from services.lobby.config import LobbySettings
 from services.lobby.games import GameCreator
 from services.lobby.queue import TicketQueue
-from services.lobby.store import LobbyStore, SeatPlan
+from services.lobby.store import LobbyStore, MatchRecord, SeatPlan
 from warroom.api import kinds
 from warroom.matchmaking import MatchConfig, Proposal, layouts_for, make_matches
 from warroom.v1 import common_pb2, game_pb2
@@ -66,6 +66,7 @@ class CycleReport:
     fenced: bool = False
     match_s: float = 0.0
     claim_s: float = 0.0
+    start_s: float = 0.0
     total_s: float = 0.0
     matches: list[str] = field(default_factory=list)
 
@@ -131,13 +132,9 @@ class Director:
             report.claimed = len(mine)
         finally:
             await self.queue.unlock(lock)
-        gate = asyncio.Semaphore(self.concurrency)
-
-        async def start(mid: str, proposal: Proposal) -> str:
-            async with gate:
-                return await self.start_match(mid, proposal)
-
-        outcomes = await asyncio.gather(*(start(mid, p) for mid, p in mine))
+        t0 = time.perf_counter()
+        outcomes = await self.start_matches(mine)
+        report.start_s = time.perf_counter() - t0
         report.started = outcomes.count("started")
         report.aborted = outcomes.count("aborted")
         report.failed = outcomes.count("failed")
@@ -146,30 +143,37 @@ class Director:
         return report
 
     async def start_match(self, match_id: str, proposal: Proposal) -> str:
-        """Create a claimed match's game and assign its tickets: "started", "aborted" or "failed"."""
-        try:
-            names = await asyncio.to_thread(
-                self.store.players, [s.player_id for s in proposal.seats if s.player_id]
-            )
-            request = game_pb2.CreateGameRequest(
-                game=game_kind(proposal.game_id),
-                rules_id=proposal.game_id,
-                variant=proposal.variant,
-                request_id=f"match:{match_id}",
-                seats=[
-                    game_pb2.SeatSpec(
-                        player_id=s.player_id or "",
-                        display_name=names[s.player_id].display_name
-                        if s.player_id in names
-                        else "",
-                        bot=common_pb2.BotSpec(kind=s.bot.kind, difficulty=s.bot.difficulty)
-                        if s.bot
-                        else None,
-                    )
-                    for s in proposal.seats
-                ],
-            )
-            created = await self.games.create_game(request)
+        """Start one claimed match: "started", "aborted" or "failed"."""
+        return (await self.start_matches([(match_id, proposal)]))[0]
+
+    async def start_matches(self, matches: Sequence[tuple[str, Proposal]]) -> list[str]:
+        """Create the games of claimed matches (concurrently), record them in one SQL
+        transaction, then assign their tickets in one Redis round trip.
+
+        Per match: "started"; "aborted" when a ticket was cancelled (or its claim lapsed)
+        meanwhile, its other tickets going back to the pool; "failed" when the game could not
+        be created or recorded, every ticket going back to the pool.
+        """
+        if not matches:
+            return []
+        player_ids = sorted({s.player_id for _, p in matches for s in p.seats if s.player_id})
+        names = await asyncio.to_thread(self.store.players, player_ids)
+        gate = asyncio.Semaphore(self.concurrency)
+
+        async def create(match_id: str, proposal: Proposal) -> game_pb2.CreateGameResponse | None:
+            async with gate:
+                try:
+                    return await self.games.create_game(self.request(match_id, proposal, names))
+                except Exception:
+                    log.exception("game creation failed", match_id=match_id)
+                    return None
+
+        created = await asyncio.gather(*(create(mid, p) for mid, p in matches))
+        results = ["failed"] * len(matches)
+        records = []
+        for (mid, proposal), response in zip(matches, created, strict=True):
+            if response is None:
+                continue
             plans = [
                 SeatPlan(
                     s.seat,
@@ -181,30 +185,67 @@ class Director:
                 )
                 for s in proposal.seats
             ]
-            await asyncio.to_thread(
-                self.store.record_match,
-                match_id,
-                proposal.game_id,
-                proposal.variant,
-                created.game_id,
-                plans,
-                list(created.seat_tokens),
+            records.append(
+                MatchRecord(
+                    mid,
+                    proposal.game_id,
+                    proposal.variant,
+                    response.game_id,
+                    plans,
+                    list(response.seat_tokens),
+                )
             )
-            assignments = self.assignments(proposal, created)
-            ok, why = await self.queue.finalize(
-                match_id, created.game_id, proposal.variant, assignments
-            )
+        try:
+            await asyncio.to_thread(self.store.record_matches, records)
         except Exception:
-            log.exception("match failed; tickets return to the pool", match_id=match_id)
-            await self.queue.release(match_id)
-            await asyncio.to_thread(self.store.close, match_id, "game creation failed")
-            return "failed"
-        if not ok:
-            returned = await self.queue.release(match_id)
-            await asyncio.to_thread(self.store.close, match_id, f"aborted: {why}")
-            log.info("match aborted", match_id=match_id, why=why, returned=returned)
-            return "aborted"
-        return "started"
+            log.exception("recording matches failed")
+            records = []
+        recorded = {r.match_id for r in records}
+        finals = [
+            (mid, response.game_id, proposal.variant, self.assignments(proposal, response))
+            for (mid, proposal), response in zip(matches, created, strict=True)
+            if response is not None and mid in recorded
+        ]
+        verdicts = dict(
+            zip([f[0] for f in finals], await self.queue.finalize_many(finals), strict=True)
+        )
+        closing: list[tuple[str, str]] = []
+        for i, (mid, _proposal) in enumerate(matches):
+            verdict = verdicts.get(mid)
+            if verdict is None:
+                await self.queue.release(mid)
+                closing.append((mid, "game creation failed"))
+            elif verdict[0]:
+                results[i] = "started"
+            else:
+                returned = await self.queue.release(mid)
+                closing.append((mid, f"aborted: {verdict[1]}"))
+                log.info("match aborted", match_id=mid, why=verdict[1], returned=returned)
+                results[i] = "aborted"
+        for mid, reason in closing:
+            await asyncio.to_thread(self.store.close, mid, reason)
+        return results
+
+    def request(
+        self, match_id: str, proposal: Proposal, names: dict[str, Any]
+    ) -> game_pb2.CreateGameRequest:
+        """The CreateGame request of a match (idempotent on the match id)."""
+        return game_pb2.CreateGameRequest(
+            game=game_kind(proposal.game_id),
+            rules_id=proposal.game_id,
+            variant=proposal.variant,
+            request_id=f"match:{match_id}",
+            seats=[
+                game_pb2.SeatSpec(
+                    player_id=s.player_id or "",
+                    display_name=names[s.player_id].display_name if s.player_id in names else "",
+                    bot=common_pb2.BotSpec(kind=s.bot.kind, difficulty=s.bot.difficulty)
+                    if s.bot
+                    else None,
+                )
+                for s in proposal.seats
+            ],
+        )
 
     def assignments(
         self, proposal: Proposal, created: game_pb2.CreateGameResponse

@@ -399,6 +399,25 @@ class TicketQueue:
             return True, ""
         return False, f"{_s(result[1])} is {_s(result[2])}"
 
+    async def finalize_many(
+        self, matches: Sequence[tuple[str, str, str, dict[str, str]]]
+    ) -> list[tuple[bool, str]]:
+        """`finalize` for many matches (match id, game id, variant, assignments) in one round trip."""
+        if not matches:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        stamp = repr(time.time())
+        for match_id, game_id, variant, assignments in matches:
+            args: list[Any] = [self.prefix, match_id, self.keep_s, game_id, variant, stamp]
+            for ticket_id, assignment in assignments.items():
+                args += [ticket_id, assignment]
+            await self._finalize(args=args, client=pipe)
+        results = await pipe.execute()
+        return [
+            (True, "") if _s(r[0]) == "ok" else (False, f"{_s(r[1])} is {_s(r[2])}")
+            for r in results
+        ]
+
     async def release(self, match_id: str) -> int:
         """Return a match's still-claimed tickets to the pool; how many went back."""
         return int(

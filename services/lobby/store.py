@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
@@ -72,6 +72,18 @@ class SeatPlan:
     display_name: str | None = None
     bot: BotChoice | None = None
     automated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A matchmade game to record: match id, game, variant, authority game id, seats, tokens."""
+
+    match_id: str
+    game: str
+    variant: str
+    game_id: str
+    seats: Sequence[SeatPlan]
+    tokens: Sequence[str]
 
 
 class LobbyStore:
@@ -416,6 +428,56 @@ class LobbyStore:
                 row.seat_token = token
                 table.seats.append(row)
         return self.table(match_id)
+
+    def record_matches(self, records: Sequence[MatchRecord]) -> None:
+        """Many matchmade games in one transaction (each as a started private table)."""
+        if not records:
+            return
+        stamp = now()
+        tables: list[dict[str, Any]] = [
+            {
+                "id": r.match_id,
+                "game": r.game,
+                "variant": r.variant,
+                "options": {},
+                "host_player_id": None,
+                "source": "match",
+                "private": True,
+                "invite_code": None,
+                "allow_spectators": False,
+                "clock": {},
+                "fill_bot": {},
+                "status": STARTED,
+                "game_id": r.game_id,
+                "created_at": stamp,
+                "started_at": stamp,
+                "version": 1,
+            }
+            for r in records
+        ]
+        seats: list[dict[str, Any]] = [
+            {
+                "table_id": r.match_id,
+                "index": p.index,
+                "side": p.side,
+                "team": p.team,
+                "player_id": p.player_id,
+                "display_name": p.display_name,
+                "bot_kind": p.bot.kind if p.bot else None,
+                "bot_difficulty": p.bot.difficulty if p.bot else None,
+                "automated": p.automated,
+                "seat_token": token,
+            }
+            for r in records
+            for p, token in zip(r.seats, r.tokens, strict=True)
+        ]
+        try:
+            with self.sessions.begin() as session:
+                session.execute(insert(TableRow), tables)
+                session.execute(insert(SeatRow), seats)
+        except IntegrityError:
+            for r in records:
+                self.record_match(r.match_id, r.game, r.variant, r.game_id, r.seats, r.tokens)
 
     def close(self, table_id: str, reason: str) -> None:
         """Close a table that will not be played (e.g. a match aborted by a cancellation)."""
