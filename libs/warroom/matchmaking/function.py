@@ -56,22 +56,6 @@ def validate(ticket: Ticket, layouts: Mapping[str, VariantLayout]) -> str | None
     return None
 
 
-def _pack(capacities: Sequence[int], sizes: Sequence[int]) -> list[int] | None:
-    """Best-fit placement of ticket sizes into bins; bin index per size, or None."""
-    remaining = list(capacities)
-    placed = []
-    for size in sizes:
-        best = -1
-        for b, room in enumerate(remaining):
-            if room >= size and (best < 0 or room < remaining[best]):
-                best = b
-        if best < 0:
-            return None
-        remaining[best] -= size
-        placed.append(best)
-    return placed
-
-
 class _Pool:
     """Tickets in rating order with unlink-on-take neighbours."""
 
@@ -151,6 +135,8 @@ def make_matches(
             rejected[ticket.ticket_id] = validate(ticket, layouts) or "not acceptable"
         accepts.append(memo[key])
     accept_sets = [frozenset(a) for a in accepts]
+    sizes = [len(t.player_ids) for t in tickets]
+    allow = [t.allow_bots for t in tickets]
     pool = _Pool(tickets)
     for index, ticket_accepts in enumerate(accepts):
         if not ticket_accepts:
@@ -171,7 +157,7 @@ def make_matches(
             layout = layouts[variant]
             if layout.humans < most and waited < config.accept_fewer_after_s:
                 continue
-            chosen = _fill(layout, anchor, near, tickets, accept_sets, bots=False)
+            chosen = _fill(layout, anchor, near, sizes, allow, accept_sets, bots=False)
             if chosen is not None:
                 proposal = _propose(layout, chosen, tickets, config, window, bots=False)
                 if proposal is not None:
@@ -179,7 +165,7 @@ def make_matches(
         if proposal is None and ticket.allow_bots and waited >= ticket.bot_fill_after_s:
             for variant in accepts[anchor]:
                 layout = layouts[variant]
-                chosen = _fill(layout, anchor, near, tickets, accept_sets, bots=True)
+                chosen = _fill(layout, anchor, near, sizes, allow, accept_sets, bots=True)
                 if chosen is not None:
                     proposal = _propose(layout, chosen, tickets, config, window, bots=True)
                     if proposal is not None:
@@ -196,35 +182,50 @@ def make_matches(
     return MatchOutcome(tuple(proposals), unmatched, rejected)
 
 
+def _best_bin(remaining: list[int], size: int) -> int:
+    """The fullest bin that still takes `size` (best fit), or -1."""
+    best = -1
+    for b, room in enumerate(remaining):
+        if room >= size and (best < 0 or room < remaining[best]):
+            best = b
+    return best
+
+
 def _fill(
     layout: VariantLayout,
     anchor: int,
     near: Iterable[int],
-    tickets: Sequence[Ticket],
+    sizes: Sequence[int],
+    allow_bots: Sequence[bool],
     accept_sets: Sequence[frozenset[str]],
     bots: bool,
 ) -> list[int] | None:
-    """Tickets (indices, anchor first) that fill the layout; with bots, as many as fit."""
+    """Tickets (indices, anchor first) that fill the layout; with bots, as many as fit.
+
+    Parties are packed best-fit into teams (one bin for all seats when the game has no teams).
+    """
     remaining = list(layout.capacities())
-    needed = layout.humans
-    chosen = [anchor]
-    if _pack(remaining, [tickets[anchor].size]) is None:
+    first = _best_bin(remaining, sizes[anchor])
+    if first < 0:
         return None
-    sizes = [tickets[anchor].size]
-    needed -= tickets[anchor].size
+    remaining[first] -= sizes[anchor]
+    needed = layout.humans - sizes[anchor]
+    chosen = [anchor]
+    variant = layout.variant
     for index in near:
         if needed == 0:
             break
-        candidate = tickets[index]
-        if layout.variant not in accept_sets[index] or candidate.size > needed:
+        size = sizes[index]
+        if size > needed or variant not in accept_sets[index]:
             continue
-        if bots and not candidate.allow_bots:
+        if bots and not allow_bots[index]:
             continue
-        if _pack(remaining, [*sizes, candidate.size]) is None:
+        b = _best_bin(remaining, size)
+        if b < 0:
             continue
+        remaining[b] -= size
         chosen.append(index)
-        sizes.append(candidate.size)
-        needed -= candidate.size
+        needed -= size
     if needed and not bots:
         return None
     return chosen

@@ -104,6 +104,28 @@ def _placements(
     return results
 
 
+def _greedy_teams(
+    teams: Sequence[Sequence[SeatSlot]], tickets: Sequence[Ticket]
+) -> tuple[list[tuple[SeatSlot, Ticket, str]], float]:
+    """Solo players without side preferences: strongest first onto the team with the lowest
+    mean so far (that still has room), which is optimal for two teams of two."""
+    totals = [0.0] * len(teams)
+    counts = [0] * len(teams)
+    placed: list[tuple[SeatSlot, Ticket, str]] = []
+    for ticket in sorted(tickets, key=lambda t: -t.ratings[0]):
+        best = -1
+        for b, seats in enumerate(teams):
+            if counts[b] < len(seats) and (
+                best < 0 or totals[b] / max(1, counts[b]) < totals[best] / max(1, counts[best])
+            ):
+                best = b
+        placed.append((teams[best][counts[best]], ticket, ticket.player_ids[0]))
+        totals[best] += ticket.ratings[0]
+        counts[best] += 1
+    means = [totals[b] / counts[b] for b in range(len(teams)) if counts[b]]
+    return placed, (max(means) - min(means)) if len(means) > 1 else 0.0
+
+
 def seat_match(
     layout: VariantLayout,
     tickets: Sequence[Ticket],
@@ -118,7 +140,11 @@ def seat_match(
     players = sum(t.size for t in tickets)
     if players > layout.humans or (fill_bot is None and players != layout.humans):
         return None
-    if layout.has_teams:
+    placed: list[tuple[SeatSlot, Ticket, str]]
+    if layout.has_teams and all(t.size == 1 and not t.side_preferences for t in tickets):
+        placed, spread = _greedy_teams(list(layout.teams().values()), tickets)
+        misses = 0.0
+    elif layout.has_teams:
         teams = list(layout.teams().values())
         best: tuple[float, float, list[tuple[SeatSlot, Ticket, str]]] | None = None
         symmetric = not any(t.side_preferences for t in tickets)
@@ -128,7 +154,7 @@ def seat_match(
             if best is not None and spread >= best[0] + side_weight * best[1]:
                 continue
             misses = 0.0
-            placed: list[tuple[SeatSlot, Ticket, str]] = []
+            placed = []
             for team_seats, group in zip(teams, groups, strict=True):
                 team_placed, team_misses = _sides(team_seats, group)
                 placed += team_placed
