@@ -125,3 +125,20 @@ def test_generic_choices_follow_annex_iv_lists() -> None:
         assert ranked[:2] == ["uruguay", "peru"]
     state.push(Frame("fx:test", seat=EU, card=card))
     assert choose_generic(state, EU, ["pass", "fx:bolivia", "fx:uruguay"]) in ("fx:uruguay", "fx:bolivia")
+
+
+def test_media_benefit_on_the_core_frame() -> None:
+    from warroom.games.ncw import flow
+
+    control = {"Venezuela": RUSSIA, "Brazil": RUSSIA, "Ecuador": RUSSIA, "Bolivia": RUSSIA, "Peru": RUSSIA,
+               "Cuba": US, "Nicaragua": US}
+    state = make_state(control, media=-3, bots=1 << RUSSIA)
+    state.push(Frame("media_benefit", seat=RUSSIA, ops=1, flags=2))
+    options = [o for o, _ in flow.media_benefit_options(state, state.stack[-1])]
+    chosen = choose(state, RUSSIA, options)
+    assert chosen == "pos:iran"
+    state.control[cid("Iran")] = RUSSIA
+    state.control[cid("Syria")] = RUSSIA
+    state.control[cid("Lebanon")] = EU
+    options = [o for o, _ in flow.media_benefit_options(state, state.stack[-1])]
+    assert choose(state, RUSSIA, options) == "remove:lebanon"

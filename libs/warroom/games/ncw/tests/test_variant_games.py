@@ -107,3 +107,37 @@ def test_harness_over_every_variant(index: int, variant: str) -> None:
     report = playout(RULES, 100 + index, variant, options_for(variant, level), config=HARNESS)
     assert report.failures == []
     assert report.finished
+
+
+@needs_core
+def test_setup_places_the_bots_and_offers_the_scenario_deployments() -> None:
+    from warroom.games.ncw.bots.variants import country_index
+
+    state = RULES.setup(4, "2p-china-eu", {"difficulty": "expert"})
+    for name in ("Turkey", "Philippines", "Israel", "Colombia"):
+        assert state.control[country_index(name)] == 0
+    for name in ("Venezuela", "Ukraine", "Iran", "Libya", "Cuba", "Vietnam"):
+        assert state.control[country_index(name)] == 3
+    assert state.flags["difficulty"] == 2
+
+
+@needs_core
+def test_the_bots_ally_holds_the_extra_markers() -> None:
+    from warroom.games.ncw import flow
+
+    state = RULES.setup(2, "3p-bot-china", {"difficulty": "beginner"})
+    tibet = next(c.number for c in flow.tables().cards.values() if c.name == "The Tibetan Conflict")
+    assert {"ally2", "ally3"} <= set(flow.veto_markers(state, 3, tibet))
+    assert flow.veto_cost(tibet, "ally3") == 3
+
+
+@needs_core
+@pytest.mark.parametrize("level", DIFFICULTIES)
+def test_bots_never_hold_objectives_and_humans_do(level: str) -> None:
+    state = RULES.setup(5, "solitaire-china", {"difficulty": level})
+    while state.turn == 1 and (decision := RULES.decision(state)) is not None:
+        seat = decision.seats[0]
+        state = RULES.apply(state, seat, decision.options_for(seat)[0].id).state
+    assert state.objectives[0] == state.objectives[1] == state.objectives[3] == []
+    assert state.objectives[2]
+    assert not ({1, 7} & set(state.objectives[2]) | {1, 7} & set(state.objective_decks[2]))
