@@ -123,10 +123,10 @@ def test_setup_places_the_bots_and_offers_the_scenario_deployments() -> None:
 
 @needs_core
 def test_the_bots_ally_holds_the_extra_markers() -> None:
-    from warroom.games.ncw import flow
+    from warroom.games.ncw import content, flow
 
     state = RULES.setup(2, "3p-bot-china", {"difficulty": "beginner"})
-    tibet = next(c.number for c in flow.tables().cards.values() if c.name == "The Tibetan Conflict")
+    tibet = next(c.number for c in content.tables().cards.values() if c.name == "The Tibetan Conflict")
     assert {"ally2", "ally3"} <= set(flow.veto_markers(state, 3, tibet))
     assert flow.veto_cost(tibet, "ally3") == 3
 
