@@ -282,3 +282,25 @@ def test_media_benefit_orbit_fallback_table_for_russia() -> None:
     control = dict.fromkeys(("Brazil", "Venezuela", "Ecuador", "Bolivia", "Colombia", "Peru", "Paraguay", "Argentina", "Uruguay", "Chile", "Iran", "Syria", "Jordan", "Iraq", "Yemen", "Lebanon", "Egypt", "Israel", "Saudi Arabia", "Gulf States", "Caucasian Rep.", "Ukraine", "Romania", "Bulgaria", "Belarus", "Baltic Rep.", "Balkan Rep.", "Turkey", "Hungary", "Poland", "Czech Rep.", "Slovakia"), "Russia")
     moves = media_benefit_targets(board(control, media=-3), "Russia")
     assert [c for _, c in moves][:2] == ["Cuba", "Libya"]
+
+
+# 6.4 event OPs ------------------------------------------------------------------------------------------
+
+def test_event_ops_in_a_reinforced_region_still_follow_the_card() -> None:
+    from warroom.games.ncw.bots.flowchart import STEPS_EVENT_OPS
+
+    position = china_board(prestige={"China": 0})
+    spend = Spend(ops=2, steps=STEPS_EVENT_OPS, regions=("SEA",))
+    actions, _ = plan(position, "China", spend)
+    assert actions and all(a.region == "SEA" for a in actions)
+    assert actions[0] == Action("control", "1", 2, "Vietnam", "SEA")
+
+
+def test_event_ops_never_use_reserve_prestige_or_media() -> None:
+    from warroom.games.ncw.bots.flowchart import STEPS_EVENT_OPS
+
+    position = china_board(prestige={"China": 0})
+    spend = Spend(ops=3, steps=STEPS_EVENT_OPS, countries=("Sudan", "Chad"))
+    actions, _ = plan(position, "China", spend)
+    assert {a.kind for a in actions} <= {"control", "coup", "remove", "destabilize", "remove_token", "stabilize"}
+    assert {a.country for a in actions} <= {"Sudan", "Chad"}
