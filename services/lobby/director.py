@@ -129,11 +129,16 @@ class Director:
             mine = [
                 (mid, p) for mid, p, ok in zip(ids, outcome.proposals, claimed, strict=True) if ok
             ]
+            names = {
+                player: name
+                for t in tickets
+                for player, name in zip(t.player_ids, t.names, strict=False)
+            }
             report.claimed = len(mine)
         finally:
             await self.queue.unlock(lock)
         t0 = time.perf_counter()
-        outcomes = await self.start_matches(mine)
+        outcomes = await self.start_matches(mine, names)
         report.start_s = time.perf_counter() - t0
         report.started = outcomes.count("started")
         report.aborted = outcomes.count("aborted")
@@ -144,9 +149,11 @@ class Director:
 
     async def start_match(self, match_id: str, proposal: Proposal) -> str:
         """Start one claimed match: "started", "aborted" or "failed"."""
-        return (await self.start_matches([(match_id, proposal)]))[0]
+        return (await self.start_matches([(match_id, proposal)], {}))[0]
 
-    async def start_matches(self, matches: Sequence[tuple[str, Proposal]]) -> list[str]:
+    async def start_matches(
+        self, matches: Sequence[tuple[str, Proposal]], names: dict[str, str]
+    ) -> list[str]:
         """Create the games of claimed matches (concurrently), record them in one SQL
         transaction, then assign their tickets in one Redis round trip.
 
@@ -156,8 +163,12 @@ class Director:
         """
         if not matches:
             return []
-        player_ids = sorted({s.player_id for _, p in matches for s in p.seats if s.player_id})
-        names = await asyncio.to_thread(self.store.players, player_ids)
+        missing = sorted(
+            {s.player_id for _, p in matches for s in p.seats if s.player_id} - set(names)
+        )
+        if missing:
+            found = await asyncio.to_thread(self.store.players, missing)
+            names = {**names, **{k: v.display_name for k, v in found.items()}}
         gate = asyncio.Semaphore(self.concurrency)
 
         async def create(match_id: str, proposal: Proposal) -> game_pb2.CreateGameResponse | None:
@@ -180,7 +191,7 @@ class Director:
                     s.side,
                     s.team,
                     player_id=s.player_id,
-                    display_name=names[s.player_id].display_name if s.player_id in names else None,
+                    display_name=names.get(s.player_id) if s.player_id else None,
                     bot=s.bot,
                 )
                 for s in proposal.seats
@@ -227,7 +238,7 @@ class Director:
         return results
 
     def request(
-        self, match_id: str, proposal: Proposal, names: dict[str, Any]
+        self, match_id: str, proposal: Proposal, names: dict[str, str]
     ) -> game_pb2.CreateGameRequest:
         """The CreateGame request of a match (idempotent on the match id)."""
         return game_pb2.CreateGameRequest(
@@ -238,7 +249,7 @@ class Director:
             seats=[
                 game_pb2.SeatSpec(
                     player_id=s.player_id or "",
-                    display_name=names[s.player_id].display_name if s.player_id in names else "",
+                    display_name=names.get(s.player_id, "") if s.player_id else "",
                     bot=common_pb2.BotSpec(kind=s.bot.kind, difficulty=s.bot.difficulty)
                     if s.bot
                     else None,

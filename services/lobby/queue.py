@@ -163,6 +163,36 @@ return {'ok'}
 """
 )
 
+# ARGV: P, keep, now, then per match: match id, game id, variant, n, n x (tid, assignment)
+_FINALIZE_MANY = (
+    _LUA_HELPERS
+    + """
+local results = {}
+local i = 4
+while i <= #ARGV do
+  local mid, gid, variant, n = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
+  local first = i + 4
+  local verdict = {'ok'}
+  for k = first, first + 2 * n - 1, 2 do
+    local st = redis.call('HGET', tkey(ARGV[k]), 'status')
+    local m = redis.call('HGET', tkey(ARGV[k]), 'match')
+    if st ~= 'claimed' or m ~= mid then verdict = {'aborted', ARGV[k], st or 'missing'} break end
+  end
+  if verdict[1] == 'ok' then
+    for k = first, first + 2 * n - 1, 2 do
+      redis.call('HSET', tkey(ARGV[k]), 'game_id', gid, 'variant', variant, 'assign', ARGV[k + 1])
+      finish(ARGV[k], 'matched', ARGV[2], ARGV[3])
+    end
+    redis.call('ZREM', P .. 'claims', mid)
+    redis.call('DEL', P .. 'claim:' .. mid)
+  end
+  results[#results + 1] = verdict
+  i = first + 2 * n
+end
+return results
+"""
+)
+
 # ARGV: P, match id, now, keep
 _RELEASE = (
     _LUA_HELPERS
@@ -251,6 +281,7 @@ def ticket_data(ticket: Ticket) -> str:
             "f": ticket.bot_fill_after_s,
             "k": ticket.fill_bot.kind,
             "d": ticket.fill_bot.difficulty,
+            "n": list(ticket.names),
         },
         separators=(",", ":"),
     )
@@ -269,6 +300,7 @@ def parse_ticket(ticket_id: str, raw: str | bytes) -> Ticket:
         bool(d["b"]),
         float(d["f"]),
         BotChoice(d["k"], d["d"]),
+        tuple(d.get("n", ())),
     )
 
 
@@ -287,6 +319,7 @@ class TicketQueue:
         self._cancel = client.register_script(_CANCEL)
         self._claim = client.register_script(_CLAIM)
         self._finalize = client.register_script(_FINALIZE)
+        self._finalize_many = client.register_script(_FINALIZE_MANY)
         self._release = client.register_script(_RELEASE)
         self._expire = client.register_script(_EXPIRE)
         self._unlock = client.register_script(_UNLOCK)
@@ -400,19 +433,22 @@ class TicketQueue:
         return False, f"{_s(result[1])} is {_s(result[2])}"
 
     async def finalize_many(
-        self, matches: Sequence[tuple[str, str, str, dict[str, str]]]
+        self, matches: Sequence[tuple[str, str, str, dict[str, str]]], chunk: int = 100
     ) -> list[tuple[bool, str]]:
-        """`finalize` for many matches (match id, game id, variant, assignments) in one round trip."""
+        """`finalize` for many matches (match id, game id, variant, assignments): `chunk`
+        matches per script call, every call in one pipelined round trip."""
         if not matches:
             return []
         pipe = self.redis.pipeline(transaction=False)
         stamp = repr(time.time())
-        for match_id, game_id, variant, assignments in matches:
-            args: list[Any] = [self.prefix, match_id, self.keep_s, game_id, variant, stamp]
-            for ticket_id, assignment in assignments.items():
-                args += [ticket_id, assignment]
-            await self._finalize(args=args, client=pipe)
-        results = await pipe.execute()
+        for start in range(0, len(matches), chunk):
+            args: list[Any] = [self.prefix, self.keep_s, stamp]
+            for match_id, game_id, variant, assignments in matches[start : start + chunk]:
+                args += [match_id, game_id, variant, len(assignments)]
+                for ticket_id, assignment in assignments.items():
+                    args += [ticket_id, assignment]
+            await self._finalize_many(args=args, client=pipe)
+        results = [verdict for call in await pipe.execute() for verdict in call]
         return [
             (True, "") if _s(r[0]) == "ok" else (False, f"{_s(r[1])} is {_s(r[2])}")
             for r in results

@@ -531,6 +531,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
                 allow_bots=request.allow_bots,
                 bot_fill_after_s=float(request.bot_fill_after_s),
                 fill_bot=_bot(request.fill_bot, self.default_bot),
+                names=tuple(known[p].display_name for p in members),
             )
             reason = validate(ticket, layouts)
             if reason is not None:

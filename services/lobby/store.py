@@ -6,6 +6,7 @@ lock the table row (SELECT ... FOR UPDATE) so concurrent joins never overfill a 
 
 from __future__ import annotations
 
+import json
 import secrets
 import uuid
 from collections.abc import Mapping, Sequence
@@ -473,8 +474,13 @@ class LobbyStore:
         ]
         try:
             with self.sessions.begin() as session:
-                session.execute(insert(TableRow), tables)
-                session.execute(insert(SeatRow), seats)
+                connection = session.connection()
+                if connection.dialect.name == "postgresql":
+                    _copy(connection, TableRow.__tablename__, tables)
+                    _copy(connection, SeatRow.__tablename__, seats)
+                else:
+                    session.execute(insert(TableRow), tables)
+                    session.execute(insert(SeatRow), seats)
         except IntegrityError:
             for r in records:
                 self.record_match(r.match_id, r.game, r.variant, r.game_id, r.seats, r.tokens)
@@ -564,6 +570,18 @@ class LobbyStore:
     def count_players(self) -> int:
         with self.sessions() as session:
             return int(session.scalar(select(func.count()).select_from(PlayerRow)) or 0)
+
+
+def _copy(connection: Any, table: str, rows: Sequence[dict[str, Any]]) -> None:
+    """Bulk-load rows with PostgreSQL COPY (JSON values as text)."""
+    columns = list(rows[0])
+    raw = connection.connection.driver_connection
+    names = ", ".join(f'"{c}"' for c in columns)
+    with raw.cursor() as cursor, cursor.copy(f'COPY "{table}" ({names}) FROM STDIN') as copy:
+        for row in rows:
+            copy.write_row(
+                [json.dumps(v) if isinstance(v, dict) else v for v in (row[c] for c in columns)]
+            )
 
 
 def _open(seat: SeatRow) -> bool:

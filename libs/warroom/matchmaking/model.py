@@ -44,6 +44,7 @@ class Ticket:
     allow_bots: bool = False
     bot_fill_after_s: float = 0.0
     fill_bot: BotChoice = field(default_factory=BotChoice)
+    names: tuple[str, ...] = ()
 
     @property
     def size(self) -> int:
