@@ -115,7 +115,7 @@ def board_of(state: NcwState, viewer: int | None = None) -> Board:
         op_reserve=dict(zip(POWERS, state.op_reserve, strict=False)),
         coups_left=dict(zip(POWERS, state.coups_left, strict=False)),
         turn=state.turn,
-        round=state.round,
+        round=state.round + 1,
         access=access,
         bots=bots,
         attacks=attacks_of(state),

@@ -42,7 +42,10 @@ class CountryFacts:
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """The public position: what every seat may see, which is all a bot reads."""
+    """The public position: what every seat may see, which is all a bot reads.
+
+    `round` counts from 1 (the core's `NcwState.round` counts from 0).
+    """
 
     facts: Mapping[str, CountryFacts]
     control: Mapping[str, str] = field(default_factory=dict)

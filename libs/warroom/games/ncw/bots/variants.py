@@ -264,7 +264,7 @@ def bot_card_order(state: NcwState, power: int) -> int:
     """Pick the card a bot plays this round from `state.hands[power]`, advancing `state.rng`."""
     cards = content.tables().cards
     hand = state.hands[power]
-    rounds_left = max(1, 3 - state.round + 1) if state.round else 3
+    rounds_left = max(1, content.tables().setup.rounds_per_turn - state.round)
     index, state.rng = bot_pick_card(hand, rounds_left, state.rng, [cards[c].crisis for c in hand])
     return hand[index]
 

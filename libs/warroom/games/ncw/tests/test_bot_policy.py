@@ -142,3 +142,18 @@ def test_media_benefit_on_the_core_frame() -> None:
     state.control[cid("Lebanon")] = EU
     options = [o for o, _ in flow.media_benefit_options(state, state.stack[-1])]
     assert choose(state, RUSSIA, options) == "remove:lebanon"
+
+
+def test_no_op_reserve_in_the_last_round_of_turn_3_on_the_core_state() -> None:
+    asia = ["DPR Korea", "India", "Pakistan", "Bangladesh", "Afghanistan", "Laos", "Cambodia", "Myanmar", "Indonesia"]
+    africa = ["Somalia", "Kenya", "Ethiopia", "Congo", "Cameroon", "Angola", "South Africa", "Mozambique",
+              "Botswana", "Ivory Coast", "Nigeria", "Libya", "Niger", "Chad", "Mauritania", "Mali", "Sudan"]
+    control = {**dict.fromkeys(asia, CHINA), **dict.fromkeys(africa, EU)}
+    state = make_state(control, bots=(1 << CHINA) | (1 << EU), turn=3, round=2)
+    state.flags["bot_attacks"] = 1 << (CHINA * 7 + content.REGION_IDS.index("AFR"))
+    state.flags["bot_attacks_turn"] = 3
+    assert spend(state, CHINA, 1) == ["media_reserve"]
+    state = make_state(control, bots=(1 << CHINA) | (1 << EU), turn=3, round=1)
+    state.flags["bot_attacks"] = 1 << (CHINA * 7 + content.REGION_IDS.index("AFR"))
+    state.flags["bot_attacks_turn"] = 3
+    assert spend(state, CHINA, 1) == ["reserve"]

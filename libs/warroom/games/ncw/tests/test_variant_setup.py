@@ -316,3 +316,12 @@ def test_deal_and_gift_hooks() -> None:
     assert not hooks.leftover_exchange_allowed(solo) and hooks.leftover_goes_to_discard(solo, CHINA)
     four = make_state(variant="4p", turn=1)
     assert not hooks.gift_due(four, "before_exchange") and hooks.hand_size(four, US) == 4
+
+
+def test_a_crisis_card_is_played_by_the_last_round() -> None:
+    crisis = card("Tiananmen Square Massacre")
+    for seed in range(20):
+        state = make_state(turn=1, bots=1 << CHINA, rng=seed_state(seed), round=2)
+        state.hands[CHINA] = [crisis, card("War Lords")]
+        play = hooks.bot_place(state, CHINA)
+        assert play is not None and play.card == crisis
