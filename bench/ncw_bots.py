@@ -114,27 +114,29 @@ def measure(games: int, playouts: int) -> dict[str, Any]:
 
 def render(figures: dict[str, Any]) -> str:
     """The markdown section."""
-    return "\n".join([
-        START,
-        "### New Cold War: official bots (`bench/ncw_bots.py`)",
-        "",
-        f"One core, CPU time, Python {platform.python_version()} on {platform.machine()}.",
-        "",
-        "| Measure | Value |",
-        "| --- | --- |",
-        f"| Complete 4-bot games (4p, flowchart chooser on every seat) | {figures['games_per_s']:.2f} games/s "
-        f"({figures['ms_per_game']:.0f} ms/game, {figures['finished']}/{figures['games']} finished) |",
-        f"| of which the bots' own choices | {figures['bot_ms_per_game']:.1f} ms/game |",
-        f"| Decisions per 4-bot game | {figures['decisions_per_game']:.0f} |",
-        f"| Random playouts: applied decisions | {figures['random_decisions_per_s']:.0f} decisions/s "
-        f"({figures['playouts']} games) |",
-        f"| One mid-game state (turn 5): peak memory to decode | {figures['state_peak_bytes'] / 1024:.1f} KiB |",
-        f"| One mid-game state: memory held | {figures['state_bytes'] / 1024:.1f} KiB |",
-        f"| One mid-game state: encoded protobuf | {figures['state_encoded_bytes']} bytes |",
-        "",
-        "Targets (issue 3): a complete 4-bot game under 100 ms of CPU; at least 20,000 applied decisions/s.",
-        END,
-    ])
+    return "\n".join(
+        [
+            START,
+            "### New Cold War: official bots (`bench/ncw_bots.py`)",
+            "",
+            f"One core, CPU time, Python {platform.python_version()} on {platform.machine()}.",
+            "",
+            "| Measure | Value |",
+            "| --- | --- |",
+            f"| Complete 4-bot games (4p, flowchart chooser on every seat) | {figures['games_per_s']:.2f} games/s "
+            f"({figures['ms_per_game']:.0f} ms/game, {figures['finished']}/{figures['games']} finished) |",
+            f"| of which the bots' own choices | {figures['bot_ms_per_game']:.1f} ms/game |",
+            f"| Decisions per 4-bot game | {figures['decisions_per_game']:.0f} |",
+            f"| Random playouts: applied decisions | {figures['random_decisions_per_s']:.0f} decisions/s "
+            f"({figures['playouts']} games) |",
+            f"| One mid-game state (turn 5): peak memory to decode | {figures['state_peak_bytes'] / 1024:.1f} KiB |",
+            f"| One mid-game state: memory held | {figures['state_bytes'] / 1024:.1f} KiB |",
+            f"| One mid-game state: encoded protobuf | {figures['state_encoded_bytes']} bytes |",
+            "",
+            "Targets (issue 3): a complete 4-bot game under 100 ms of CPU; at least 20,000 applied decisions/s.",
+            END,
+        ]
+    )
 
 
 def write(section: str) -> None:
