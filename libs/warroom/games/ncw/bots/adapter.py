@@ -26,8 +26,13 @@ def base_facts() -> tuple[CountryFacts, ...]:
         orbit = t.country_orbit[i]
         blue, red = t.stability[i]
         out.append(
-            CountryFacts(record.name, record.region, t.country_value[i], POWERS[orbit] if orbit >= 0 else None,
-                         {"blue": blue, "red": red})
+            CountryFacts(
+                record.name,
+                record.region,
+                t.country_value[i],
+                POWERS[orbit] if orbit >= 0 else None,
+                {"blue": blue, "red": red},
+            )
         )
     return tuple(out)
 
@@ -75,7 +80,11 @@ def attacks_of(state: NcwState) -> frozenset[tuple[str, str]]:
 
 def record_attack(state: NcwState, power: int, region: int) -> None:
     """Place a 6.5 attack marker on a working copy of the state."""
-    bits = state.flags.get(ATTACKS_KEY, 0) if state.flags.get(ATTACKS_TURN_KEY, -1) == state.turn else 0
+    bits = (
+        state.flags.get(ATTACKS_KEY, 0)
+        if state.flags.get(ATTACKS_TURN_KEY, -1) == state.turn
+        else 0
+    )
     state.flags[ATTACKS_KEY] = bits | 1 << (power * 7 + region)
     state.flags[ATTACKS_TURN_KEY] = state.turn
 
@@ -87,15 +96,17 @@ def board_of(state: NcwState, viewer: int | None = None) -> Board:
         facts = dict(facts)
         for index, owner in state.orbit_override.items():
             old = base_facts()[index]
-            facts[old.name] = CountryFacts(old.name, old.region, old.vp, POWERS[owner] if owner >= 0 else None,
-                                           old.stability)
+            facts[old.name] = CountryFacts(
+                old.name, old.region, old.vp, POWERS[owner] if owner >= 0 else None, old.stability
+            )
     n = names()
     control = {n[i]: POWERS[p] for i, p in enumerate(state.control) if p >= 0}
     tokens = {n[i]: TOKEN_BLOC[t] for i, t in enumerate(state.token) if t in TOKEN_BLOC}
     perm = {n[i]: BLOCS[b] for i, b in state.perm_destab.items()}
     regions = content.REGION_IDS
     access = {
-        POWERS[p]: frozenset(r for i, r in enumerate(regions) if mask >> i & 1) for p, mask in enumerate(state.access)
+        POWERS[p]: frozenset(r for i, r in enumerate(regions) if mask >> i & 1)
+        for p, mask in enumerate(state.access)
     }
     modifiers: dict[tuple[str, str], int] = {}
     for source in (state.region_vp_mod, state.region_vp_mod_perm):

@@ -65,7 +65,9 @@ class Board:
     region_min: Mapping[str, int] = field(default_factory=dict)
     perm_destab: Mapping[str, str] = field(default_factory=dict)
     blocked: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    memo: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+    memo: dict[tuple[str, str], tuple[int, int]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def may_influence(self, power: str, country: str) -> bool:
         """Whether no standing prohibition (permanent event) stops `power` playing OPs in `country`."""

@@ -117,7 +117,9 @@ class Variant(Record):
     cards_per_human: int
     bot_hand: str
     withdrawn_objectives: tuple[int, ...]
-    deployments: dict[str, dict[str, tuple[str, ...] | dict[str, tuple[str, ...]]]] = Field(default_factory=dict)
+    deployments: dict[str, dict[str, tuple[str, ...] | dict[str, tuple[str, ...]]]] = Field(
+        default_factory=dict
+    )
     open_padlocks: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     ally_exchange: str
     leftover_exchange: bool
@@ -212,9 +214,15 @@ def tables() -> BotTables:
     return BotTables(bots, variants)
 
 
-def _check(bots: BotsDocument, variants: VariantsDocument, bots_path: Path, variants_path: Path) -> None:
+def _check(
+    bots: BotsDocument, variants: VariantsDocument, bots_path: Path, variants_path: Path
+) -> None:
     require(
-        sorted(p.power for p in bots.powers) == sorted(POWERS), bots_path, None, "powers", "need all four powers"
+        sorted(p.power for p in bots.powers) == sorted(POWERS),
+        bots_path,
+        None,
+        "powers",
+        "need all four powers",
     )
     for power in bots.powers:
         regions = tuple(t.region for t in power.priority)
@@ -226,8 +234,20 @@ def _check(bots: BotsDocument, variants: VariantsDocument, bots_path: Path, vari
             "priority tables must follow the victory regions",
         )
         for table in power.priority:
-            require(table.region in REGIONS, bots_path, power.power, "priority", f"unknown region {table.region}")
-            require(table.reinforced == table.control + 1, bots_path, power.power, "reinforced", "must be control + 1")
+            require(
+                table.region in REGIONS,
+                bots_path,
+                power.power,
+                "priority",
+                f"unknown region {table.region}",
+            )
+            require(
+                table.reinforced == table.control + 1,
+                bots_path,
+                power.power,
+                "reinforced",
+                "must be control + 1",
+            )
         require(
             sorted(power.deployment) == sorted(DIFFICULTIES),
             bots_path,

@@ -70,7 +70,9 @@ class Profile:
     def of(cls, power: str) -> Profile:
         """The profile of a power's official bot."""
         bot: BotPower = tables().powers[power]
-        return cls(power, bot.priority, bot.orbit_fallback, {t.region: t.control for t in bot.priority})
+        return cls(
+            power, bot.priority, bot.orbit_fallback, {t.region: t.control for t in bot.priority}
+        )
 
 
 def profile(power: str) -> Profile:
@@ -120,7 +122,10 @@ def step1(board: Board, power: str, table: PriorityRegion, spend: Spend) -> Acti
     if not board.can_enter(power, table.region):
         return None
     for country in _order(table, spend):
-        if not _in_scope(board, power, country, spend) or board.facts[country].region != table.region:
+        if (
+            not _in_scope(board, power, country, spend)
+            or board.facts[country].region != table.region
+        ):
             continue
         if country in board.control or country in spend.moved:
             continue
@@ -245,7 +250,9 @@ def step7(board: Board, prof: Profile, spend: Spend) -> Action | None:
     return None
 
 
-def next_action(board: Board, power: str, spend: Spend, prof: Profile | None = None) -> Action | None:
+def next_action(
+    board: Board, power: str, spend: Spend, prof: Profile | None = None
+) -> Action | None:
     """The flowchart's next action for the OPs left on a card, or None when nothing can be done."""
     if spend.ops <= 0:
         return None
@@ -298,10 +305,21 @@ def _event_regions(board: Board, prof: Profile, spend: Spend) -> list[PriorityRe
     for region in wanted:
         if any(t.region == region for t in own):
             continue
-        names = tuple(c for c in (spend.countries or ()) if c in board.facts and board.facts[c].region == region)
+        names = tuple(
+            c
+            for c in (spend.countries or ())
+            if c in board.facts and board.facts[c].region == region
+        )
         if not names:
             names = tuple(c for c in board.facts if board.facts[c].region == region)
-        rest.append(PriorityRegion(region=region, control=board.region_min.get(region, 4), reinforced=0, countries=tuple((c, 0) for c in names)))
+        rest.append(
+            PriorityRegion(
+                region=region,
+                control=board.region_min.get(region, 4),
+                reinforced=0,
+                countries=tuple((c, 0) for c in names),
+            )
+        )
     return own + rest
 
 
@@ -329,7 +347,9 @@ def simulate(board: Board, power: str, spend: Spend, action: Action) -> tuple[Bo
         if action.kind == "coup":
             coups[power] = coups.get(power, 3) - 1
         board = _rb(board, control=control, tokens=tokens, attacks=attacks, coups_left=coups)
-        spend = _replace(spend, moved=spend.moved | {country}, controlled=spend.controlled | {country})
+        spend = _replace(
+            spend, moved=spend.moved | {country}, controlled=spend.controlled | {country}
+        )
     elif action.kind in ("destabilize", "stabilize") and country is not None:
         tokens = dict(board.tokens)
         tokens[country] = bloc
@@ -388,7 +408,9 @@ def _clamp(media: int) -> int:
     return max(-5, min(5, media))
 
 
-def plan(board: Board, power: str, spend: Spend, prof: Profile | None = None) -> tuple[list[Action], Board]:
+def plan(
+    board: Board, power: str, spend: Spend, prof: Profile | None = None
+) -> tuple[list[Action], Board]:
     """Every action the flowchart takes for a card's OPs, and the board it expects afterwards."""
     actions: list[Action] = []
     while True:

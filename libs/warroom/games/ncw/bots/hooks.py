@@ -106,7 +106,11 @@ def gift_options(s: NcwState, p: int) -> list[tuple[str, str]]:
     """p's gift options: any card but a crisis card (6.8)."""
     cards = content.tables().cards
     target = POWERS[gift_target(s, p)]
-    return [(f"gift:{n}", f"Give {cards[n].name} to the {target} bot") for n in s.hands[p] if not cards[n].crisis]
+    return [
+        (f"gift:{n}", f"Give {cards[n].name} to the {target} bot")
+        for n in s.hands[p]
+        if not cards[n].crisis
+    ]
 
 
 def apply_gift(s: NcwState, p: int, option: str) -> None:

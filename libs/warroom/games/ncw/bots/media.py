@@ -38,12 +38,20 @@ def _removable(board: Board, country: str, level: int) -> bool:
     return facts.orbit is None and facts.lower == 1
 
 
-def _candidates(board: Board, power: str, countries: list[str], level: int) -> list[tuple[str, str]]:
+def _candidates(
+    board: Board, power: str, countries: list[str], level: int
+) -> list[tuple[str, str]]:
     ally = ALLY[power]
-    usable = [c for c in countries if board.control.get(c) != ally and board.may_influence(power, c)]
-    own_free = [c for c in usable if c not in board.control and _own_orbit_ok(board, c, power, level)]
+    usable = [
+        c for c in countries if board.control.get(c) != ally and board.may_influence(power, c)
+    ]
+    own_free = [
+        c for c in usable if c not in board.control and _own_orbit_ok(board, c, power, level)
+    ]
     own_taken = [
-        c for c in usable if board.control.get(c) not in (None, power) and _own_orbit_ok(board, c, power, level)
+        c
+        for c in usable
+        if board.control.get(c) not in (None, power) and _own_orbit_ok(board, c, power, level)
     ]
     others = [
         c
@@ -59,7 +67,9 @@ def _candidates(board: Board, power: str, countries: list[str], level: int) -> l
     return out
 
 
-def media_benefit_targets(board: Board, power: str, prof: Profile | None = None) -> list[tuple[str, str]]:
+def media_benefit_targets(
+    board: Board, power: str, prof: Profile | None = None
+) -> list[tuple[str, str]]:
     """The bot's media-benefit moves in preference order: ("place"|"remove", country)."""
     level = media_level(board, power)
     if level == 0:
@@ -70,7 +80,9 @@ def media_benefit_targets(board: Board, power: str, prof: Profile | None = None)
     for table in step7_regions(board, prof):
         if not board.can_enter(power, table.region):
             continue
-        listed = list(table.names) + [c for c in board.countries_in(table.region) if c not in table.names]
+        listed = list(table.names) + [
+            c for c in board.countries_in(table.region) if c not in table.names
+        ]
         for move in _candidates(board, power, listed, level):
             if move[1] not in seen:
                 seen.add(move[1])

@@ -81,7 +81,9 @@ def option_of(action: Action) -> str:
     return f"token:{country}"
 
 
-def choose_ops(state: NcwState, power: int, options: Sequence[str], board: Board | None = None) -> str:
+def choose_ops(
+    state: NcwState, power: int, options: Sequence[str], board: Board | None = None
+) -> str:
     """The flowchart's next action for the "ops" frame on top of the stack, as an offered option."""
     board = board or board_of(state)
     spend = spend_of(state, power)
@@ -172,7 +174,10 @@ def rank_countries(state: NcwState, power: int, card: int = -1) -> list[str]:
 @cache
 def _by_value() -> tuple[str, ...]:
     t = content.tables()
-    return tuple(t.countries[c].name for c in sorted(range(len(t.countries)), key=lambda c: (-t.country_value[c], c)))
+    return tuple(
+        t.countries[c].name
+        for c in sorted(range(len(t.countries)), key=lambda c: (-t.country_value[c], c))
+    )
 
 
 def choose_generic(state: NcwState, power: int, options: Sequence[str]) -> str:
@@ -264,15 +269,24 @@ def choose(state: NcwState, power: int, options: Sequence[str], commit: bool = T
         if kind == "leftover" and "done" in options:
             return "done"
         if kind == "gift":
-            return _cheapest_card([o.replace("gift:", "give:") for o in options]).replace("give:", "gift:")
+            return _cheapest_card([o.replace("gift:", "give:") for o in options]).replace(
+                "give:", "gift:"
+            )
         return _cheapest_card(options)
     if kind == "debt":
         ranked = rank_countries(state, power)
-        return max(options, key=lambda o: ranked.index(o.partition(":")[2]) if o.partition(":")[2] in ranked else -1)
+        return max(
+            options,
+            key=lambda o: (
+                ranked.index(o.partition(":")[2]) if o.partition(":")[2] in ranked else -1
+            ),
+        )
     return choose_generic(state, power, options)
 
 
-def choose_option(state: NcwState, seat: int, decision: Decision, difficulty: str = "intermediate") -> str:
+def choose_option(
+    state: NcwState, seat: int, decision: Decision, difficulty: str = "intermediate"
+) -> str:
     """The `ncw-official` platform bot: the flowchart's choice for `seat` in `decision`.
 
     `state` must be built from what the seat may see (a determinization of its view);

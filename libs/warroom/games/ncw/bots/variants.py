@@ -140,7 +140,8 @@ def variant_setup(variant_id: str, options: Mapping[str, str]) -> VariantSetup:
             per_option[letter] = tuple(country_index(c) for c in names)
         human[_power(name)] = per_option
     padlocks: dict[int, tuple[int, ...]] = {
-        _power(name): tuple(region_index(r) for r in regions) for name, regions in record.open_padlocks.items()
+        _power(name): tuple(region_index(r) for r in regions)
+        for name, regions in record.open_padlocks.items()
     }
     grant = tables().variants_doc.bot_africa_access
     if grant.power in record.bots:
@@ -153,7 +154,10 @@ def variant_setup(variant_id: str, options: Mapping[str, str]) -> VariantSetup:
         bits = 0
         for value in record.bot_vetoes:
             bits |= VETO_BIT_OF_VALUE[value]
-        if name in content.tables().setup.extra_veto_powers and record.bot_hand in ("dealt3", "solitaire"):
+        if name in content.tables().setup.extra_veto_powers and record.bot_hand in (
+            "dealt3",
+            "solitaire",
+        ):
             bits |= VETO_EXTRA
         bot_vetoes[power] = bits
         ally = POWERS.index({"US": "EU", "EU": "US", "China": "Russia", "Russia": "China"}[name])
@@ -234,17 +238,22 @@ def bot_automatic_victory(state: NcwState, power: int) -> bool:
 
     name = POWERS[power]
     return all(
-        controls_region(board, name, region_name(r), board.region_min[region_name(r)]) for r in bot_regions(power)
+        controls_region(board, name, region_name(r), board.region_min[region_name(r)])
+        for r in bot_regions(power)
     )
 
 
 def solitaire_gift_target(turn: int, human: int) -> int:
     """6.10: the bot power the solitaire player gives a card to before `turn`."""
-    order = [_power(p) for p in tables().variants_doc.solitaire_gift_order.order if _power(p) != human]
+    order = [
+        _power(p) for p in tables().variants_doc.solitaire_gift_order.order if _power(p) != human
+    ]
     return order[(turn - 1) % len(order)]
 
 
-def bot_pick_card(hand: Sequence[int], rounds_left: int, rng: int, crisis: Sequence[bool]) -> tuple[int, int]:
+def bot_pick_card(
+    hand: Sequence[int], rounds_left: int, rng: int, crisis: Sequence[bool]
+) -> tuple[int, int]:
     """A bot's random card for this round: (index in hand, new RNG state).
 
     Crisis cards can be neither discarded nor left over, so once a bot holds as many crisis

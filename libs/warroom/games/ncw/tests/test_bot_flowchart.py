@@ -15,13 +15,41 @@ from warroom.games.ncw.bots.board import Board, CountryFacts, region_vps, reinfo
 from warroom.games.ncw.bots.data import tables
 from warroom.games.ncw.bots.flowchart import Action, Spend, next_action, plan, simulate
 
-RED_ORBIT = {"Nicaragua": "Russia", "Cuba": "Russia", "Libya": "Russia", "Ethiopia": "Russia",
-             "Afghanistan": "Russia", "Kazakhstan": "Russia", "Vietnam": "Russia", "Syria": "Russia",
-             "Iran": "Russia", "Ukraine": "Russia", "Belarus": "Russia", "Caucasian Rep.": "Russia",
-             "Venezuela": "Russia", "DPR Korea": "China", "Myanmar": "China"}
-BLUE_ORBIT = {"Panama": "US", "Colombia": "US", "Turkey": "US", "South Africa": "US", "Philippines": "US",
-              "Israel": "US", "Saudi Arabia": "US", "Gulf States": "US", "Japan": "US", "South Korea": "US",
-              "Australia": "US", "Poland": "EU", "Czech Rep.": "EU", "Slovakia": "EU", "Hungary": "EU", "Mali": "EU"}
+RED_ORBIT = {
+    "Nicaragua": "Russia",
+    "Cuba": "Russia",
+    "Libya": "Russia",
+    "Ethiopia": "Russia",
+    "Afghanistan": "Russia",
+    "Kazakhstan": "Russia",
+    "Vietnam": "Russia",
+    "Syria": "Russia",
+    "Iran": "Russia",
+    "Ukraine": "Russia",
+    "Belarus": "Russia",
+    "Caucasian Rep.": "Russia",
+    "Venezuela": "Russia",
+    "DPR Korea": "China",
+    "Myanmar": "China",
+}
+BLUE_ORBIT = {
+    "Panama": "US",
+    "Colombia": "US",
+    "Turkey": "US",
+    "South Africa": "US",
+    "Philippines": "US",
+    "Israel": "US",
+    "Saudi Arabia": "US",
+    "Gulf States": "US",
+    "Japan": "US",
+    "South Korea": "US",
+    "Australia": "US",
+    "Poland": "EU",
+    "Czech Rep.": "EU",
+    "Slovakia": "EU",
+    "Hungary": "EU",
+    "Mali": "EU",
+}
 REGIONAL_POWERS = {"India", "Japan", "Brazil", "Mexico", "South Africa"}
 
 
@@ -59,8 +87,14 @@ def board(control: Mapping[str, str], vps: Mapping[str, int] | None = None, **kw
 
 EX1_VPS = {"Israel": 2, "Saudi Arabia": 2, "Iran": 2}
 EX1_CONTROL = {
-    "Israel": "US", "Saudi Arabia": "US", "Jordan": "US", "Egypt": "US",
-    "Iran": "Russia", "Syria": "Russia", "Iraq": "Russia", "Lebanon": "Russia",
+    "Israel": "US",
+    "Saudi Arabia": "US",
+    "Jordan": "US",
+    "Egypt": "US",
+    "Iran": "Russia",
+    "Syria": "Russia",
+    "Iraq": "Russia",
+    "Lebanon": "Russia",
     "Haiti": "Russia",
 }
 
@@ -85,8 +119,15 @@ def test_example_1_stays_in_region_without_reinforced_control() -> None:
 
 EX2_VPS = {"Israel": 2, "Saudi Arabia": 2, "Iran": 2}
 EX2_CONTROL = {
-    "Israel": "US", "Saudi Arabia": "US", "Iraq": "US", "Yemen": "US",
-    "Iran": "Russia", "Jordan": "Russia", "Egypt": "Russia", "Lebanon": "Russia", "Syria": "Russia",
+    "Israel": "US",
+    "Saudi Arabia": "US",
+    "Iraq": "US",
+    "Yemen": "US",
+    "Iran": "Russia",
+    "Jordan": "Russia",
+    "Egypt": "Russia",
+    "Lebanon": "Russia",
+    "Syria": "Russia",
 }
 
 
@@ -112,8 +153,12 @@ def test_example_2a_no_coup_left_falls_to_removal() -> None:
 # Example 2.C / 2.D -----------------------------------------------------------------------------------
 
 EX2C_CONTROL = {
-    "Turkey": "US", "Bulgaria": "EU", "Romania": "EU", "Poland": "EU",
-    "Ukraine": "Russia", "Belarus": "Russia",
+    "Turkey": "US",
+    "Bulgaria": "EU",
+    "Romania": "EU",
+    "Poland": "EU",
+    "Ukraine": "Russia",
+    "Belarus": "Russia",
 }
 
 
@@ -136,9 +181,17 @@ def test_bots_never_destabilize_uncontrolled_countries() -> None:
 
 # Example 3 -------------------------------------------------------------------------------------------
 
+
 def test_example_3_moves_to_africa_and_takes_niger() -> None:
-    control = {"Turkey": "US", "Bulgaria": "EU", "Romania": "EU", "Poland": "EU",
-               "Mali": "EU", "Mauritania": "US", "Chad": "EU"}
+    control = {
+        "Turkey": "US",
+        "Bulgaria": "EU",
+        "Romania": "EU",
+        "Poland": "EU",
+        "Mali": "EU",
+        "Mauritania": "US",
+        "Chad": "EU",
+    }
     action = next_action(board(control), "EU", Spend(ops=1))
     assert action == Action("control", "1", 1, "Niger", "AFR")
 
@@ -146,10 +199,37 @@ def test_example_3_moves_to_africa_and_takes_niger() -> None:
 # Examples 4/5, 6.A, 6.B, 7.B (China bot, Asia and South East Asia under reinforced control) -----------
 
 CHINA_STRONG = {
-    "DPR Korea": "China", "India": "China", "Pakistan": "China", "Bangladesh": "China", "Afghanistan": "China",
-    "Laos": "China", "Cambodia": "China", "Myanmar": "China", "Indonesia": "China",
+    "DPR Korea": "China",
+    "India": "China",
+    "Pakistan": "China",
+    "Bangladesh": "China",
+    "Afghanistan": "China",
+    "Laos": "China",
+    "Cambodia": "China",
+    "Myanmar": "China",
+    "Indonesia": "China",
 }
-AFRICA_BOTS = dict.fromkeys(("Somalia", "Kenya", "Ethiopia", "Congo", "Cameroon", "Angola", "South Africa", "Mozambique", "Botswana", "Ivory Coast", "Nigeria", "Libya", "Niger", "Chad", "Mauritania", "Mali"), "EU")
+AFRICA_BOTS = dict.fromkeys(
+    (
+        "Somalia",
+        "Kenya",
+        "Ethiopia",
+        "Congo",
+        "Cameroon",
+        "Angola",
+        "South Africa",
+        "Mozambique",
+        "Botswana",
+        "Ivory Coast",
+        "Nigeria",
+        "Libya",
+        "Niger",
+        "Chad",
+        "Mauritania",
+        "Mali",
+    ),
+    "EU",
+)
 CHINA_BOARD = dict(CHINA_STRONG, **AFRICA_BOTS, Sudan="China")
 
 
@@ -214,7 +294,9 @@ def test_example_7b_stabilize_sudan() -> None:
 
 
 def test_step_7a_removes_rival_token_first() -> None:
-    position = china_board(prestige={"China": 0}, media_reserve={"China": 1}, tokens={"Pakistan": "blue"})
+    position = china_board(
+        prestige={"China": 0}, media_reserve={"China": 1}, tokens={"Pakistan": "blue"}
+    )
     action = next_action(position, "China", Spend(ops=1, reserve_on_card=True))
     assert action == Action("stabilize", "7B", 1, "Sudan", "AFR")
     tokens = {"Sudan": "red", "Pakistan": "blue"}
@@ -224,6 +306,7 @@ def test_step_7a_removes_rival_token_first() -> None:
 
 
 # Step 4 and 5 restrictions ----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("turn", [3, 6, 9])
 def test_no_op_reserve_in_the_last_round_of_a_scoring_turn(turn: int) -> None:
@@ -257,15 +340,22 @@ def test_simulate_tracks_card_limits() -> None:
 
 # 6.7 media benefits -------------------------------------------------------------------------------------
 
+
 def test_media_benefit_places_influence_in_own_orbit_first() -> None:
     from warroom.games.ncw.bots.media import media_benefit_targets
 
     control = {"Israel": "US", "Saudi Arabia": "Russia", "Lebanon": "Russia", "Jordan": "EU"}
     position = board(control, {"Saudi Arabia": 2, "Gulf States": 2}, media=3)
     moves = media_benefit_targets(position, "US")
-    assert moves[:3] == [("place", "Gulf States"), ("remove", "Saudi Arabia"), ("remove", "Lebanon")]
+    assert moves[:3] == [
+        ("place", "Gulf States"),
+        ("remove", "Saudi Arabia"),
+        ("remove", "Lebanon"),
+    ]
     assert ("remove", "Jordan") not in moves
-    low = media_benefit_targets(board(control, {"Saudi Arabia": 2, "Gulf States": 2}, media=1), "US")
+    low = media_benefit_targets(
+        board(control, {"Saudi Arabia": 2, "Gulf States": 2}, media=1), "US"
+    )
     assert low[0] == ("remove", "Lebanon")
 
 
@@ -279,12 +369,49 @@ def test_media_benefit_needs_the_blocs_advantage() -> None:
 def test_media_benefit_orbit_fallback_table_for_russia() -> None:
     from warroom.games.ncw.bots.media import media_benefit_targets
 
-    control = dict.fromkeys(("Brazil", "Venezuela", "Ecuador", "Bolivia", "Colombia", "Peru", "Paraguay", "Argentina", "Uruguay", "Chile", "Iran", "Syria", "Jordan", "Iraq", "Yemen", "Lebanon", "Egypt", "Israel", "Saudi Arabia", "Gulf States", "Caucasian Rep.", "Ukraine", "Romania", "Bulgaria", "Belarus", "Baltic Rep.", "Balkan Rep.", "Turkey", "Hungary", "Poland", "Czech Rep.", "Slovakia"), "Russia")
+    control = dict.fromkeys(
+        (
+            "Brazil",
+            "Venezuela",
+            "Ecuador",
+            "Bolivia",
+            "Colombia",
+            "Peru",
+            "Paraguay",
+            "Argentina",
+            "Uruguay",
+            "Chile",
+            "Iran",
+            "Syria",
+            "Jordan",
+            "Iraq",
+            "Yemen",
+            "Lebanon",
+            "Egypt",
+            "Israel",
+            "Saudi Arabia",
+            "Gulf States",
+            "Caucasian Rep.",
+            "Ukraine",
+            "Romania",
+            "Bulgaria",
+            "Belarus",
+            "Baltic Rep.",
+            "Balkan Rep.",
+            "Turkey",
+            "Hungary",
+            "Poland",
+            "Czech Rep.",
+            "Slovakia",
+        ),
+        "Russia",
+    )
     moves = media_benefit_targets(board(control, media=-3), "Russia")
     assert [c for _, c in moves][:2] == ["Cuba", "Libya"]
 
 
 # 6.4 event OPs ------------------------------------------------------------------------------------------
+
 
 def test_event_ops_in_a_reinforced_region_still_follow_the_card() -> None:
     from warroom.games.ncw.bots.flowchart import STEPS_EVENT_OPS
@@ -302,5 +429,12 @@ def test_event_ops_never_use_reserve_prestige_or_media() -> None:
     position = china_board(prestige={"China": 0})
     spend = Spend(ops=3, steps=STEPS_EVENT_OPS, countries=("Sudan", "Chad"))
     actions, _ = plan(position, "China", spend)
-    assert {a.kind for a in actions} <= {"control", "coup", "remove", "destabilize", "remove_token", "stabilize"}
+    assert {a.kind for a in actions} <= {
+        "control",
+        "coup",
+        "remove",
+        "destabilize",
+        "remove_token",
+        "stabilize",
+    }
     assert {a.country for a in actions} <= {"Sudan", "Chad"}

@@ -22,10 +22,22 @@ def make_state(control: Mapping[str, int], **kw: object) -> NcwState:
     """A mid-game state with the given control (all regions open to every power)."""
     n = len(content.tables().countries)
     state = NcwState(
-        control=[-1] * n, token=[0] * n, country_vp_mod=[0] * n, region_vp_mod=[0] * 28,
-        region_vp_mod_perm=[0] * 28, access=[127] * 4, vp=[20] * 4, prestige=[0] * 4,
-        media_box=[0] * 4, op_reserve=[0] * 4, coups_left=[3] * 4, vetoes=[7] * 4,
-        vetoed_this_turn=[False] * 4, plays=[None] * 4, turn=2, round=1,
+        control=[-1] * n,
+        token=[0] * n,
+        country_vp_mod=[0] * n,
+        region_vp_mod=[0] * 28,
+        region_vp_mod_perm=[0] * 28,
+        access=[127] * 4,
+        vp=[20] * 4,
+        prestige=[0] * 4,
+        media_box=[0] * 4,
+        op_reserve=[0] * 4,
+        coups_left=[3] * 4,
+        vetoes=[7] * 4,
+        vetoed_this_turn=[False] * 4,
+        plays=[None] * 4,
+        turn=2,
+        round=1,
     )
     for name, power in control.items():
         state.control[cid(name)] = power
@@ -51,8 +63,18 @@ def spend(state: NcwState, power: int, n: int, card: int = -1) -> list[str]:
 
 
 def test_example_1_on_the_core_state() -> None:
-    control = {"Israel": US, "Saudi Arabia": US, "Gulf States": US, "Jordan": US, "Iraq": CHINA,
-               "Iran": RUSSIA, "Syria": RUSSIA, "Egypt": RUSSIA, "Lebanon": RUSSIA, "Haiti": RUSSIA}
+    control = {
+        "Israel": US,
+        "Saudi Arabia": US,
+        "Gulf States": US,
+        "Jordan": US,
+        "Iraq": CHINA,
+        "Iran": RUSSIA,
+        "Syria": RUSSIA,
+        "Egypt": RUSSIA,
+        "Lebanon": RUSSIA,
+        "Haiti": RUSSIA,
+    }
     state = make_state(control)
     assert ops.region_vp(state, US, MEA) == 6 and ops.region_vp(state, RUSSIA, MEA) == 5
     chosen = spend(state, US, 2)
@@ -63,8 +85,18 @@ def test_example_1_on_the_core_state() -> None:
 
 
 def test_example_2a_coup_on_the_core_state() -> None:
-    control = {"Israel": US, "Saudi Arabia": US, "Iraq": US, "Yemen": US, "Gulf States": RUSSIA,
-               "Iran": RUSSIA, "Jordan": RUSSIA, "Egypt": RUSSIA, "Lebanon": RUSSIA, "Syria": RUSSIA}
+    control = {
+        "Israel": US,
+        "Saudi Arabia": US,
+        "Iraq": US,
+        "Yemen": US,
+        "Gulf States": RUSSIA,
+        "Iran": RUSSIA,
+        "Jordan": RUSSIA,
+        "Egypt": RUSSIA,
+        "Lebanon": RUSSIA,
+        "Syria": RUSSIA,
+    }
     state = make_state(control)
     vp_before = state.vp[US]
     chosen = spend(state, US, 2)
@@ -74,9 +106,35 @@ def test_example_2a_coup_on_the_core_state() -> None:
 
 
 def test_example_7b_stabilize_sudan_on_the_core_state() -> None:
-    asia = ["DPR Korea", "India", "Pakistan", "Bangladesh", "Afghanistan", "Laos", "Cambodia", "Myanmar", "Indonesia"]
-    africa = ["Somalia", "Kenya", "Ethiopia", "Congo", "Cameroon", "Angola", "South Africa", "Mozambique",
-              "Botswana", "Ivory Coast", "Nigeria", "Libya", "Niger", "Chad", "Mauritania", "Mali"]
+    asia = [
+        "DPR Korea",
+        "India",
+        "Pakistan",
+        "Bangladesh",
+        "Afghanistan",
+        "Laos",
+        "Cambodia",
+        "Myanmar",
+        "Indonesia",
+    ]
+    africa = [
+        "Somalia",
+        "Kenya",
+        "Ethiopia",
+        "Congo",
+        "Cameroon",
+        "Angola",
+        "South Africa",
+        "Mozambique",
+        "Botswana",
+        "Ivory Coast",
+        "Nigeria",
+        "Libya",
+        "Niger",
+        "Chad",
+        "Mauritania",
+        "Mali",
+    ]
     control = {**dict.fromkeys(asia, CHINA), **dict.fromkeys(africa, EU), "Sudan": CHINA}
     state = make_state(control, bots=(1 << CHINA) | (1 << EU), media_box=[0, 0, 1, 0])
     state.flags["bot_attacks"] = 1 << (CHINA * 7 + content.REGION_IDS.index("AFR"))
@@ -88,8 +146,18 @@ def test_example_7b_stabilize_sudan_on_the_core_state() -> None:
 
 
 def test_bot_attack_on_another_bot_places_the_marker() -> None:
-    control = {"Israel": US, "Saudi Arabia": US, "Iraq": US, "Yemen": US, "Gulf States": RUSSIA,
-               "Iran": RUSSIA, "Jordan": RUSSIA, "Egypt": RUSSIA, "Lebanon": RUSSIA, "Syria": RUSSIA}
+    control = {
+        "Israel": US,
+        "Saudi Arabia": US,
+        "Iraq": US,
+        "Yemen": US,
+        "Gulf States": RUSSIA,
+        "Iran": RUSSIA,
+        "Jordan": RUSSIA,
+        "Egypt": RUSSIA,
+        "Lebanon": RUSSIA,
+        "Syria": RUSSIA,
+    }
     state = make_state(control, bots=(1 << US) | (1 << RUSSIA))
     assert spend(state, US, 2) == ["coup:lebanon"]
     assert ("US", "MEA") in attacks_of(state)
@@ -99,8 +167,18 @@ def test_bot_attack_on_another_bot_places_the_marker() -> None:
 
 
 def test_the_marker_does_not_apply_against_humans() -> None:
-    control = {"Israel": US, "Saudi Arabia": US, "Iraq": US, "Yemen": US, "Gulf States": RUSSIA,
-               "Iran": RUSSIA, "Jordan": RUSSIA, "Egypt": RUSSIA, "Lebanon": RUSSIA, "Syria": RUSSIA}
+    control = {
+        "Israel": US,
+        "Saudi Arabia": US,
+        "Iraq": US,
+        "Yemen": US,
+        "Gulf States": RUSSIA,
+        "Iran": RUSSIA,
+        "Jordan": RUSSIA,
+        "Egypt": RUSSIA,
+        "Lebanon": RUSSIA,
+        "Syria": RUSSIA,
+    }
     state = make_state(control, bots=1 << US)
     assert spend(state, US, 2) == ["coup:lebanon"]
     assert attacks_of(state) == frozenset()
@@ -124,14 +202,24 @@ def test_generic_choices_follow_annex_iv_lists() -> None:
     if card >= 0:
         assert ranked[:2] == ["uruguay", "peru"]
     state.push(Frame("fx:test", seat=EU, card=card))
-    assert choose_generic(state, EU, ["pass", "fx:bolivia", "fx:uruguay"]) in ("fx:uruguay", "fx:bolivia")
+    assert choose_generic(state, EU, ["pass", "fx:bolivia", "fx:uruguay"]) in (
+        "fx:uruguay",
+        "fx:bolivia",
+    )
 
 
 def test_media_benefit_on_the_core_frame() -> None:
     from warroom.games.ncw import flow
 
-    control = {"Venezuela": RUSSIA, "Brazil": RUSSIA, "Ecuador": RUSSIA, "Bolivia": RUSSIA, "Peru": RUSSIA,
-               "Cuba": US, "Nicaragua": US}
+    control = {
+        "Venezuela": RUSSIA,
+        "Brazil": RUSSIA,
+        "Ecuador": RUSSIA,
+        "Bolivia": RUSSIA,
+        "Peru": RUSSIA,
+        "Cuba": US,
+        "Nicaragua": US,
+    }
     state = make_state(control, media=-3, bots=1 << RUSSIA)
     state.push(Frame("media_benefit", seat=RUSSIA, ops=1, flags=2))
     options = [o for o, _ in flow.media_benefit_options(state, state.stack[-1])]
@@ -145,9 +233,36 @@ def test_media_benefit_on_the_core_frame() -> None:
 
 
 def test_no_op_reserve_in_the_last_round_of_turn_3_on_the_core_state() -> None:
-    asia = ["DPR Korea", "India", "Pakistan", "Bangladesh", "Afghanistan", "Laos", "Cambodia", "Myanmar", "Indonesia"]
-    africa = ["Somalia", "Kenya", "Ethiopia", "Congo", "Cameroon", "Angola", "South Africa", "Mozambique",
-              "Botswana", "Ivory Coast", "Nigeria", "Libya", "Niger", "Chad", "Mauritania", "Mali", "Sudan"]
+    asia = [
+        "DPR Korea",
+        "India",
+        "Pakistan",
+        "Bangladesh",
+        "Afghanistan",
+        "Laos",
+        "Cambodia",
+        "Myanmar",
+        "Indonesia",
+    ]
+    africa = [
+        "Somalia",
+        "Kenya",
+        "Ethiopia",
+        "Congo",
+        "Cameroon",
+        "Angola",
+        "South Africa",
+        "Mozambique",
+        "Botswana",
+        "Ivory Coast",
+        "Nigeria",
+        "Libya",
+        "Niger",
+        "Chad",
+        "Mauritania",
+        "Mali",
+        "Sudan",
+    ]
     control = {**dict.fromkeys(asia, CHINA), **dict.fromkeys(africa, EU)}
     state = make_state(control, bots=(1 << CHINA) | (1 << EU), turn=3, round=2)
     state.flags["bot_attacks"] = 1 << (CHINA * 7 + content.REGION_IDS.index("AFR"))

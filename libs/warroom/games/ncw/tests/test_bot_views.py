@@ -24,7 +24,10 @@ def test_answers_depend_only_on_the_seats_view(seed: int) -> None:
         before = RULES.encode_bytes(state)
         answer = choose_option(state, seat, decision)
         assert RULES.encode_bytes(state) == before
-        if decision.kind not in ("place", "keep", "exchange", "leftover", "declare") and checked < 150:
+        if (
+            decision.kind not in ("place", "keep", "exchange", "leftover", "declare")
+            and checked < 150
+        ):
             view = RULES.view(state, seat)
             for sample in (1, 2):
                 world = RULES.determinize(view, seat, seed * 100 + sample)

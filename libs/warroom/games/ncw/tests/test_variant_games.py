@@ -22,7 +22,12 @@ RULES = NewColdWarRules()
 INFOS = {v.id: v for v in variant_infos()}
 BOT_VARIANTS = [v for v in INFOS if INFOS[v].bot_seats]
 DIFFICULTIES = ("beginner", "intermediate", "expert")
-LIGHT = [(variant, level, seed) for variant in BOT_VARIANTS for level in DIFFICULTIES for seed in range(6)]
+LIGHT = [
+    (variant, level, seed)
+    for variant in BOT_VARIANTS
+    for level in DIFFICULTIES
+    for seed in range(6)
+]
 
 
 def _integrated() -> bool:
@@ -35,9 +40,12 @@ def _integrated() -> bool:
 
 
 needs_core = pytest.mark.skipif(
-    not _integrated(), reason="the core does not call the variant hooks yet (bots/core_integration.patch)"
+    not _integrated(),
+    reason="the core does not call the variant hooks yet (bots/core_integration.patch)",
 )
-HARNESS = HarnessConfig(max_steps=5_000, full_check_every=10_000, options_per_check=1, undo_probability=0.02)
+HARNESS = HarnessConfig(
+    max_steps=5_000, full_check_every=10_000, options_per_check=1, undo_probability=0.02
+)
 
 
 def options_for(variant: str, level: str) -> dict[str, str]:
@@ -45,7 +53,9 @@ def options_for(variant: str, level: str) -> dict[str, str]:
     return {"difficulty": level} if INFOS[variant].bot_seats else {}
 
 
-def play(variant: str, level: str, seed: int, chooser: bool = False) -> tuple[NcwState, list[tuple[int, str]]]:
+def play(
+    variant: str, level: str, seed: int, chooser: bool = False
+) -> tuple[NcwState, list[tuple[int, str]]]:
     """One seeded game; human seats by seeded random choice (or the official chooser)."""
     rng = Rng(seed * 7919 + 11)
     state = RULES.setup(seed, variant, options_for(variant, level))
@@ -68,7 +78,9 @@ def play(variant: str, level: str, seed: int, chooser: bool = False) -> tuple[Nc
 
 def test_every_variant_is_offered_by_the_rules() -> None:
     assert [v.id for v in RULES.variants()] == list(INFOS)
-    assert {v.id: v.bot_seats for v in RULES.variants()} == {k: v.bot_seats for k, v in INFOS.items()}
+    assert {v.id: v.bot_seats for v in RULES.variants()} == {
+        k: v.bot_seats for k, v in INFOS.items()
+    }
 
 
 @needs_core
@@ -126,7 +138,9 @@ def test_the_bots_ally_holds_the_extra_markers() -> None:
     from warroom.games.ncw import content, flow
 
     state = RULES.setup(2, "3p-bot-china", {"difficulty": "beginner"})
-    tibet = next(c.number for c in content.tables().cards.values() if c.name == "The Tibetan Conflict")
+    tibet = next(
+        c.number for c in content.tables().cards.values() if c.name == "The Tibetan Conflict"
+    )
     assert {"ally2", "ally3"} <= set(flow.veto_markers(state, 3, tibet))
     assert flow.veto_cost(tibet, "ally3") == 3
 

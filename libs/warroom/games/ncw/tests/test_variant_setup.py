@@ -42,10 +42,23 @@ def make_state(control: Mapping[str, int] | None = None, **kw: Any) -> NcwState:
     t = content.tables()
     n = len(t.countries)
     state = NcwState(
-        control=[-1] * n, token=[0] * n, country_vp_mod=[0] * n, region_vp_mod=[0] * 28,
-        region_vp_mod_perm=[0] * 28, access=[127] * 4, vp=[20] * 4, prestige=[0] * 4,
-        media_box=[0] * 4, op_reserve=[0] * 4, coups_left=[3] * 4, vetoes=[15, 7, 7, 15],
-        vetoed_this_turn=[False] * 4, plays=[None] * 4, turn=2, round=0, hands=[[], [], [], []],
+        control=[-1] * n,
+        token=[0] * n,
+        country_vp_mod=[0] * n,
+        region_vp_mod=[0] * 28,
+        region_vp_mod_perm=[0] * 28,
+        access=[127] * 4,
+        vp=[20] * 4,
+        prestige=[0] * 4,
+        media_box=[0] * 4,
+        op_reserve=[0] * 4,
+        coups_left=[3] * 4,
+        vetoes=[15, 7, 7, 15],
+        vetoed_this_turn=[False] * 4,
+        plays=[None] * 4,
+        turn=2,
+        round=0,
+        hands=[[], [], [], []],
     )
     for name, power in (control or {}).items():
         state.control[V.country_index(name)] = power
@@ -56,6 +69,7 @@ def make_state(control: Mapping[str, int] | None = None, **kw: Any) -> NcwState:
 
 # Variants ---------------------------------------------------------------------------------------------
 
+
 def test_every_variant_is_listed_with_its_bots() -> None:
     infos = {v.id: v for v in V.variant_infos()}
     assert next(iter(infos)) == "4p" and infos["4p"].bot_seats == ()
@@ -65,8 +79,11 @@ def test_every_variant_is_listed_with_its_bots() -> None:
     assert infos["2p-russia-eu"].bot_seats == (US, CHINA)
     assert infos["2p-china-eu"].bot_seats == (US, RUSSIA)
     assert infos["solitaire-eu"].bot_seats == (US, CHINA, RUSSIA)
-    assert all(set(v.options.get("difficulty", ())) == {"beginner", "intermediate", "expert"}
-               for v in infos.values() if v.bot_seats)
+    assert all(
+        set(v.options.get("difficulty", ())) == {"beginner", "intermediate", "expert"}
+        for v in infos.values()
+        if v.bot_seats
+    )
 
 
 def test_bad_options_are_refused() -> None:
@@ -98,13 +115,40 @@ def test_three_players_with_the_eu_bot_withdraws_russia_objective_24() -> None:
 @pytest.mark.parametrize(
     ("variant", "withdrawn", "human_a"),
     [
-        ("2p-us-russia", (), {US: ["Israel", "Colombia", "Turkey"], RUSSIA: ["Iran", "Venezuela", "Ukraine", "Angola"]}),
-        ("2p-china-us", (15,), {CHINA: ["DPR Korea", "Myanmar", "Sudan", "Chile"], US: ["South Korea", "Malaysia", "Colombia"]}),
-        ("2p-russia-eu", (22,), {RUSSIA: ["Caucasian Rep.", "Belarus", "Bolivia", "Libya"], EU: ["Czech Rep.", "Romania", "Senegal"]}),
-        ("2p-china-eu", (6, 31), {CHINA: ["Laos", "Nigeria", "Chile"], EU: ["Poland", "Algeria", "Uruguay"]}),
+        (
+            "2p-us-russia",
+            (),
+            {
+                US: ["Israel", "Colombia", "Turkey"],
+                RUSSIA: ["Iran", "Venezuela", "Ukraine", "Angola"],
+            },
+        ),
+        (
+            "2p-china-us",
+            (15,),
+            {
+                CHINA: ["DPR Korea", "Myanmar", "Sudan", "Chile"],
+                US: ["South Korea", "Malaysia", "Colombia"],
+            },
+        ),
+        (
+            "2p-russia-eu",
+            (22,),
+            {
+                RUSSIA: ["Caucasian Rep.", "Belarus", "Bolivia", "Libya"],
+                EU: ["Czech Rep.", "Romania", "Senegal"],
+            },
+        ),
+        (
+            "2p-china-eu",
+            (6, 31),
+            {CHINA: ["Laos", "Nigeria", "Chile"], EU: ["Poland", "Algeria", "Uruguay"]},
+        ),
     ],
 )
-def test_two_player_scenarios(variant: str, withdrawn: tuple[int, ...], human_a: dict[int, list[str]]) -> None:
+def test_two_player_scenarios(
+    variant: str, withdrawn: tuple[int, ...], human_a: dict[int, list[str]]
+) -> None:
     vs = V.variant_setup(variant, {})
     assert vs.withdrawn_objectives == withdrawn
     assert vs.cards_per_human == 4 and vs.bot_hand == "dealt3" and vs.ally_exchange == "none"
@@ -117,8 +161,13 @@ def test_two_player_scenarios(variant: str, withdrawn: tuple[int, ...], human_a:
 
 
 def test_scenario_padlocks() -> None:
-    assert V.variant_setup("2p-china-us", {}).open_padlocks[CHINA] == (region("SAM"), region("AFR")) or set(
-        V.variant_setup("2p-china-us", {}).open_padlocks[CHINA]) == {region("SAM"), region("AFR")}
+    assert V.variant_setup("2p-china-us", {}).open_padlocks[CHINA] == (
+        region("SAM"),
+        region("AFR"),
+    ) or set(V.variant_setup("2p-china-us", {}).open_padlocks[CHINA]) == {
+        region("SAM"),
+        region("AFR"),
+    }
     assert V.variant_setup("2p-russia-eu", {}).open_padlocks[EU] == (region("SAM"),)
 
 
@@ -140,6 +189,7 @@ def test_solitaire_gift_order_follows_the_example() -> None:
 
 # Region rewards, reinforced control and automatic victory (6.1, 6.2.1) ---------------------------------
 
+
 def test_us_bot_central_america_reward_is_doubled_at_intermediate() -> None:
     cam = region("CAM")
     assert V.bot_region_reward(US, cam, 1, 3, base=2) == 4
@@ -148,9 +198,16 @@ def test_us_bot_central_america_reward_is_doubled_at_intermediate() -> None:
 
 @pytest.mark.parametrize(
     ("power", "first", "second"),
-    [(CHINA, (4, 4, 8), (2, 4, 4)), (EU, (4, 4, 8), (3, 6, 6)), (RUSSIA, (4, 4, 8), (3, 6, 6)), (US, (3, 3, 6), (2, 4, 4))],
+    [
+        (CHINA, (4, 4, 8), (2, 4, 4)),
+        (EU, (4, 4, 8), (3, 6, 6)),
+        (RUSSIA, (4, 4, 8), (3, 6, 6)),
+        (US, (3, 3, 6), (2, 4, 4)),
+    ],
 )
-def test_bot_region_vp_table(power: int, first: tuple[int, int, int], second: tuple[int, int, int]) -> None:
+def test_bot_region_vp_table(
+    power: int, first: tuple[int, int, int], second: tuple[int, int, int]
+) -> None:
     r1, r2, r3 = V.bot_regions(power)
     for level in range(3):
         assert V.bot_region_reward(power, r1, level, 3, base=99) == first[level]
@@ -162,15 +219,26 @@ def test_beginner_rewards_equal_the_base_game() -> None:
     t = content.tables()
     for power in range(4):
         for r in V.bot_regions(power)[:2]:
-            assert V.bot_region_reward(power, r, 0, 3, base=t.region_reward[r][power]) == t.region_reward[r][power]
+            assert (
+                V.bot_region_reward(power, r, 0, 3, base=t.region_reward[r][power])
+                == t.region_reward[r][power]
+            )
 
 
 def test_us_bot_reinforced_control_example() -> None:
     from warroom.games.ncw.bots.adapter import board_of
     from warroom.games.ncw.bots.board import region_vps, reinforced
 
-    control = {"Mexico": US, "Panama": US, "Guatemala": US, "El Salvador": US, "Honduras": US,
-               "Cuba": RUSSIA, "Haiti": RUSSIA, "Nicaragua": RUSSIA}
+    control = {
+        "Mexico": US,
+        "Panama": US,
+        "Guatemala": US,
+        "El Salvador": US,
+        "Honduras": US,
+        "Cuba": RUSSIA,
+        "Haiti": RUSSIA,
+        "Nicaragua": RUSSIA,
+    }
     board = board_of(make_state(control))
     assert region_vps(board, "US", "CAM") >= region_vps(board, "Russia", "CAM") + 2
     assert reinforced(board, "US", "CAM", 4)
@@ -178,7 +246,26 @@ def test_us_bot_reinforced_control_example() -> None:
 
 
 def test_bot_automatic_victory_needs_all_three_regions_before_turn_9() -> None:
-    control = dict.fromkeys(("DPR Korea", "India", "Pakistan", "Bangladesh", "Laos", "Cambodia", "Myanmar", "Somalia", "Kenya", "Ethiopia", "Congo", "Cameroon", "Angola", "Mozambique", "Botswana"), CHINA)
+    control = dict.fromkeys(
+        (
+            "DPR Korea",
+            "India",
+            "Pakistan",
+            "Bangladesh",
+            "Laos",
+            "Cambodia",
+            "Myanmar",
+            "Somalia",
+            "Kenya",
+            "Ethiopia",
+            "Congo",
+            "Cameroon",
+            "Angola",
+            "Mozambique",
+            "Botswana",
+        ),
+        CHINA,
+    )
     state = make_state(control, bots=1 << CHINA, turn=4)
     assert not V.bot_automatic_victory(state, CHINA)
     state.control[V.country_index("Nigeria")] = CHINA
@@ -191,7 +278,11 @@ def test_bot_automatic_victory_needs_all_three_regions_before_turn_9() -> None:
 def test_special_benefits_per_difficulty() -> None:
     assert [V.special_benefits(t, 0) for t in (1, 2, 3)] == [(), (), ("media_reserve",)]
     assert [V.special_benefits(t, 1) for t in (4, 5, 6)] == [(), ("prestige",), ("media_reserve",)]
-    assert [V.special_benefits(t, 2) for t in (7, 8, 9)] == [("op_reserve",), ("prestige",), ("media_reserve",)]
+    assert [V.special_benefits(t, 2) for t in (7, 8, 9)] == [
+        ("op_reserve",),
+        ("prestige",),
+        ("media_reserve",),
+    ]
 
 
 def test_turn_start_hook_applies_the_benefits_to_bots_only() -> None:
@@ -208,6 +299,7 @@ def test_turn_start_hook_applies_the_benefits_to_bots_only() -> None:
 
 
 # Card play (6.4, Annex IV) and the random order --------------------------------------------------------
+
 
 def test_bots_play_cards_by_class() -> None:
     state = make_state(turn=1)
@@ -237,14 +329,20 @@ def test_random_card_order_uses_the_game_rng() -> None:
     hand = [3, 5, 8]
     picks = {V.bot_pick_card(hand, 3, seed_state(s), [False] * 3)[0] for s in range(40)}
     assert picks == {0, 1, 2}
-    assert V.bot_pick_card(hand, 3, seed_state(7), [False] * 3) == V.bot_pick_card(hand, 3, seed_state(7), [False] * 3)
+    assert V.bot_pick_card(hand, 3, seed_state(7), [False] * 3) == V.bot_pick_card(
+        hand, 3, seed_state(7), [False] * 3
+    )
     index, _ = V.bot_pick_card(hand, 1, seed_state(7), [False, True, False])
     assert index == 1
 
 
 def test_bot_place_consumes_the_reserve_and_advances_the_rng() -> None:
     state = make_state(turn=1, bots=1 << CHINA, op_reserve=[0, 0, 1, 0], rng=seed_state(3), round=0)
-    state.hands[CHINA] = [card("Tiananmen Square Massacre"), card("The Tibetan Conflict"), card("War Lords")]
+    state.hands[CHINA] = [
+        card("Tiananmen Square Massacre"),
+        card("The Tibetan Conflict"),
+        card("War Lords"),
+    ]
     before = state.rng
     play = hooks.bot_place(state, CHINA)
     assert play is not None and play.reserve and state.op_reserve[CHINA] == 0
@@ -252,6 +350,7 @@ def test_bot_place_consumes_the_reserve_and_advances_the_rng() -> None:
 
 
 # Vetoes (6.8, 6.9, 6.10) ------------------------------------------------------------------------------
+
 
 def test_three_player_bot_vetoes_its_first_own_negative_card() -> None:
     state = make_state(turn=1, bots=1 << CHINA, vetoes=[15, 7, VETO_1, 15])
@@ -285,7 +384,9 @@ def test_russia_bot_extra_veto_on_gulf_cards_unless_the_us_holds_them() -> None:
 
 
 def test_setup_hook_places_bot_deployments_and_vetoes() -> None:
-    state = make_state(variant="2p-china-eu", turn=1, access=[127, 3, 96, 127], bots=(1 << US) | (1 << RUSSIA))
+    state = make_state(
+        variant="2p-china-eu", turn=1, access=[127, 3, 96, 127], bots=(1 << US) | (1 << RUSSIA)
+    )
     hooks.on_setup(state, {"difficulty": "expert"})
     assert state.flags["difficulty"] == 2
     assert state.control[V.country_index("Colombia")] == US
