@@ -31,6 +31,7 @@ from warroom.matchmaking import MatchConfig, Proposal, layouts_for, make_matches
 from warroom.v1 import common_pb2, game_pb2
 
 log = get_logger("lobby.director")
+RECORD_CHUNK = 500
 
 
 def match_config(lobby: LobbySettings) -> MatchConfig:
@@ -206,20 +207,30 @@ class Director:
                     list(response.seat_tokens),
                 )
             )
-        try:
-            await asyncio.to_thread(self.store.record_matches, records)
-        except Exception:
-            log.exception("recording matches failed")
-            records = []
-        recorded = {r.match_id for r in records}
-        finals = [
-            (mid, response.game_id, proposal.variant, self.assignments(proposal, response))
+        finals_by_id = {
+            mid: (mid, response.game_id, proposal.variant, self.assignments(proposal, response))
             for (mid, proposal), response in zip(matches, created, strict=True)
-            if response is not None and mid in recorded
-        ]
-        verdicts = dict(
-            zip([f[0] for f in finals], await self.queue.finalize_many(finals), strict=True)
-        )
+            if response is not None
+        }
+        verdicts: dict[str, tuple[bool, str]] = {}
+        pending: asyncio.Task[list[tuple[bool, str]]] | None = None
+        pending_ids: list[str] = []
+        # record chunk k in SQL while chunk k-1 is being assigned in Redis
+        for start in range(0, len(records), RECORD_CHUNK):
+            chunk = records[start : start + RECORD_CHUNK]
+            try:
+                await asyncio.to_thread(self.store.record_matches, chunk)
+            except Exception:
+                log.exception("recording matches failed")
+                chunk = []
+            if pending is not None:
+                verdicts.update(zip(pending_ids, await pending, strict=True))
+            pending_ids = [r.match_id for r in chunk]
+            pending = asyncio.create_task(
+                self.queue.finalize_many([finals_by_id[m] for m in pending_ids])
+            )
+        if pending is not None:
+            verdicts.update(zip(pending_ids, await pending, strict=True))
         closing: list[tuple[str, str]] = []
         for i, (mid, _proposal) in enumerate(matches):
             verdict = verdicts.get(mid)

@@ -163,31 +163,45 @@ return {'ok'}
 """
 )
 
-# ARGV: P, keep, now, then per match: match id, game id, variant, n, n x (tid, assignment)
+# ARGV: P, keep, now, then per match: match id, game id, variant, n, n x (tid, players json,
+# assignment). Claimed tickets are already out of their pool, so only their own keys change.
 _FINALIZE_MANY = (
     _LUA_HELPERS
     + """
 local results = {}
+local keep, now = ARGV[2], ARGV[3]
 local i = 4
 while i <= #ARGV do
   local mid, gid, variant, n = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
   local first = i + 4
+  local last = first + 3 * n - 1
   local verdict = {'ok'}
-  for k = first, first + 2 * n - 1, 2 do
-    local st = redis.call('HGET', tkey(ARGV[k]), 'status')
-    local m = redis.call('HGET', tkey(ARGV[k]), 'match')
-    if st ~= 'claimed' or m ~= mid then verdict = {'aborted', ARGV[k], st or 'missing'} break end
+  for k = first, last, 3 do
+    local fields = redis.call('HMGET', tkey(ARGV[k]), 'status', 'match')
+    if fields[1] ~= 'claimed' or fields[2] ~= mid then
+      verdict = {'aborted', ARGV[k], fields[1] or 'missing'}
+      break
+    end
   end
   if verdict[1] == 'ok' then
-    for k = first, first + 2 * n - 1, 2 do
-      redis.call('HSET', tkey(ARGV[k]), 'game_id', gid, 'variant', variant, 'assign', ARGV[k + 1])
-      finish(ARGV[k], 'matched', ARGV[2], ARGV[3])
+    for k = first, last, 3 do
+      local tid = ARGV[k]
+      local t = tkey(tid)
+      redis.call('HSET', t, 'status', 'matched', 'ended_at', now, 'game_id', gid,
+        'variant', variant, 'assign', ARGV[k + 2])
+      redis.call('EXPIRE', t, keep)
+      redis.call('ZREM', P .. 'exp', tid)
+      for _, p in ipairs(cjson.decode(ARGV[k + 1])) do
+        local pk = P .. 'player:' .. p
+        if redis.call('GET', pk) == tid then redis.call('DEL', pk) end
+      end
+      redis.call('PUBLISH', P .. 'ch:' .. tid, 'matched')
     end
     redis.call('ZREM', P .. 'claims', mid)
     redis.call('DEL', P .. 'claim:' .. mid)
   end
   results[#results + 1] = verdict
-  i = first + 2 * n
+  i = last + 1
 end
 return results
 """
@@ -446,7 +460,8 @@ class TicketQueue:
             for match_id, game_id, variant, assignments in matches[start : start + chunk]:
                 args += [match_id, game_id, variant, len(assignments)]
                 for ticket_id, assignment in assignments.items():
-                    args += [ticket_id, assignment]
+                    players = json.dumps(list(json.loads(assignment)))
+                    args += [ticket_id, players, assignment]
             await self._finalize_many(args=args, client=pipe)
         results = [verdict for call in await pipe.execute() for verdict in call]
         return [
