@@ -1,0 +1,1 @@
+"""Quartermaster General: South Front (registered as "qmg_sf")."""

@@ -1,0 +1,411 @@
+"""South Front content: record models, YAML loaders and the indexed tables the rules use.
+
+Every record carries `provenance` (`rulebook` or `reconstructed`) and a `source`. The
+tables index spaces, pieces and cards by small integers in file order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from warroom.engine.content import Record, read_yaml, require
+from warroom.engine.errors import ContentError
+
+CONTENT_DIR = Path(__file__).parent / "content"
+FACTIONS: tuple[str, ...] = ("Germany", "Pact", "UK", "USA", "France")
+SIDE_OF_FACTION: tuple[int, ...] = (0, 0, 1, 1, 1)
+KINDS: tuple[str, ...] = ("infantry", "tank", "airplane", "fleet", "carrier")
+COUNTRIES: tuple[str, ...] = ("Yugoslavia", "Bulgaria", "Greece", "Iraq")
+REACTIONS: tuple[str, ...] = (
+    "stand_fast",
+    "sustain_attack",
+    "advance",
+    "exchange",
+    "retreat",
+    "withdraw_navy",
+    "anti_air",
+    "naval_combat",
+)
+OPS: frozenset[str] = frozenset(
+    {
+        "deploy",
+        "recruit",
+        "follow",
+        "move",
+        "attack",
+        "eliminate",
+        "activate",
+        "declare_war",
+        "vp",
+        "draw",
+        "pay",
+        "another_action",
+        "require",
+        "malta_depot",
+        "supply_flag",
+        "enemy_discard",
+        "choose",
+    }
+)
+
+
+class SpaceRecord(Record):
+    """One space of the map."""
+
+    id: str
+    name: str
+    kind: Literal["land", "water"]
+    control: Literal["Axis", "Allies", "Neutral"] | None = None
+    desert: bool = False
+    star: bool = False
+    minor: str | None = None
+    mcf: int = 0
+    flags: tuple[str, ...] = ()
+    reconstructed_fields: tuple[str, ...] = ()
+
+
+class EdgeRecord(Record):
+    """Two adjacent spaces."""
+
+    a: str
+    b: str
+
+
+class StraitRecord(Record):
+    """A strait: two sea spaces adjacent for whoever controls the anchor land space."""
+
+    anchor: str
+    seas: tuple[str, str]
+
+
+class FlagRecord(Record):
+    """A land Supply Flag (water flags are on the space records)."""
+
+    space: str
+    factions: tuple[str, ...]
+    marker: str | None = None
+
+
+class PieceCountRecord(Record):
+    """A faction's pieces."""
+
+    faction: str
+    infantry: int = 0
+    tank: int = 0
+    airplane: int = 0
+    fleet: int = 0
+    carrier: int = 0
+
+
+class StartRecord(Record):
+    """One starting piece."""
+
+    faction: str
+    piece: str
+    space: str
+
+
+class ReactionSpec(BaseModel):
+    """A card's reaction and its details."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: str
+    spaces: tuple[str, ...] = ()
+    desert: bool = False
+
+
+class CardRecord(Record):
+    """A deck card."""
+
+    id: int
+    name: str
+    faction: str
+    era: Literal["mid", "late"]
+    first_game: bool = False
+    text: str
+    effect: tuple[dict[str, Any], ...]
+    reaction: ReactionSpec | None = None
+    reconstructed_fields: tuple[str, ...] = ()
+
+
+class FaceRecord(BaseModel):
+    """One side of a Contingency card."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    text: str
+    effect: tuple[dict[str, Any], ...]
+
+
+class ContingencyRecord(Record):
+    """A Contingency card with its Initial and Second sides."""
+
+    id: int
+    faction: str
+    initial: FaceRecord
+    second: FaceRecord
+    reconstructed_fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card as the rules use it (a Contingency card has two faces)."""
+
+    id: int
+    name: str
+    faction: int
+    side: int
+    era: str
+    first_game: bool
+    text: str
+    effect: tuple[dict[str, Any], ...]
+    reaction: str
+    reaction_spaces: frozenset[int]
+    reaction_desert: bool
+    contingency: bool = False
+    second_name: str = ""
+    second_text: str = ""
+    second_effect: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """Indexed content."""
+
+    space_ids: tuple[str, ...]
+    names: tuple[str, ...]
+    water: tuple[bool, ...]
+    desert: tuple[bool, ...]
+    star: tuple[bool, ...]
+    country: tuple[int, ...]
+    mcf_start: tuple[int, ...]
+    control_start: tuple[int, ...]
+    adj: tuple[frozenset[int], ...]
+    straits: tuple[tuple[int, int, int], ...]
+    flags: tuple[tuple[int, ...], ...]
+    bulgaria_flag_factions: frozenset[int]
+    country_spaces: tuple[tuple[int, ...], ...]
+    piece_faction: tuple[int, ...]
+    piece_kind: tuple[int, ...]
+    start: tuple[tuple[int, int], ...]
+    cards: dict[int, Card]
+    deck_cards: tuple[tuple[int, ...], tuple[int, ...]]
+    contingency_cards: tuple[tuple[int, ...], tuple[int, ...]]
+    rounds: int
+    seasons: tuple[str, ...]
+    first_year: int
+    scoring: frozenset[int]
+    late_after: int
+    usa_at_war: int
+    records: dict[str, tuple[Record, ...]]
+
+    def space(self, space_id: str) -> int:
+        """A space index by id."""
+        return self.space_ids.index(space_id)
+
+
+def _records(path: Path, key: str, model: type[Any]) -> list[Any]:
+    data = read_yaml(path)
+    if not isinstance(data, dict) or key not in data:
+        raise ContentError(str(path), None, key, "missing section")
+    out = []
+    for index, raw in enumerate(data[key]):
+        try:
+            out.append(model.model_validate(raw))
+        except Exception as exc:
+            raise ContentError(str(path), f"{key}#{index}", None, str(exc)) from exc
+    return out
+
+
+@cache
+def tables() -> Tables:
+    """Load and validate every content file (cached)."""
+    map_path, setup_path, cards_path = (
+        CONTENT_DIR / "map.yaml",
+        CONTENT_DIR / "setup.yaml",
+        CONTENT_DIR / "cards.yaml",
+    )
+    spaces: list[SpaceRecord] = _records(map_path, "spaces", SpaceRecord)
+    edges: list[EdgeRecord] = _records(map_path, "adjacency", EdgeRecord)
+    straits: list[StraitRecord] = _records(map_path, "straits", StraitRecord)
+    land_flags: list[FlagRecord] = _records(map_path, "flags", FlagRecord)
+    counts: list[PieceCountRecord] = _records(setup_path, "pieces", PieceCountRecord)
+    start: list[StartRecord] = _records(setup_path, "start", StartRecord)
+    cards: list[CardRecord] = _records(cards_path, "cards", CardRecord)
+    conts: list[ContingencyRecord] = _records(cards_path, "contingency", ContingencyRecord)
+    ids = tuple(s.id for s in spaces)
+    require(len(set(ids)) == len(ids), map_path, None, "id", "duplicate space id")
+    index = {sid: i for i, sid in enumerate(ids)}
+
+    def idx(path: Path, record: str, sid: str) -> int:
+        require(sid in index, path, record, "space", f"unknown space {sid!r}")
+        return index[sid]
+
+    adj: list[set[int]] = [set() for _ in ids]
+    for e in edges:
+        a, b = idx(map_path, f"{e.a}-{e.b}", e.a), idx(map_path, f"{e.a}-{e.b}", e.b)
+        require(b not in adj[a], map_path, f"{e.a}-{e.b}", "b", "duplicate edge")
+        adj[a].add(b)
+        adj[b].add(a)
+    flags: list[list[int]] = [[] for _ in FACTIONS]
+    for i, s in enumerate(spaces):
+        for f in s.flags:
+            flags[FACTIONS.index(f)].append(i)
+    bulgaria_factions: set[int] = set()
+    for fl in land_flags:
+        sp = idx(map_path, fl.space, fl.space)
+        for f in fl.factions:
+            if fl.marker == "bulgaria":
+                bulgaria_factions.add(FACTIONS.index(f))
+            else:
+                flags[FACTIONS.index(f)].append(sp)
+    strait_t = tuple(
+        (idx(map_path, s.anchor, s.anchor), index[s.seas[0]], index[s.seas[1]]) for s in straits
+    )
+    country = tuple(COUNTRIES.index(s.minor) if s.minor else -1 for s in spaces)
+    control = tuple(
+        {"Axis": 0, "Allies": 1, "Neutral": -1, None: -2}[s.control if s.kind == "land" else None]
+        for s in spaces
+    )
+    piece_faction: list[int] = []
+    piece_kind: list[int] = []
+    for c in counts:
+        f = FACTIONS.index(c.faction)
+        for k, kind in enumerate(KINDS):
+            for _ in range(getattr(c, kind)):
+                piece_faction.append(f)
+                piece_kind.append(k)
+    start_t = tuple(
+        (FACTIONS.index(s.faction) * 8 + KINDS.index(s.piece), idx(setup_path, s.space, s.space))
+        for s in start
+    )
+    table: dict[int, Card] = {}
+    for c in cards:
+        _check_effect(cards_path, c.id, c.effect, index)
+        r = c.reaction
+        if r is not None:
+            require(r.type in REACTIONS, cards_path, str(c.id), "reaction", "unknown reaction")
+        f = FACTIONS.index(c.faction)
+        table[c.id] = Card(
+            c.id,
+            c.name,
+            f,
+            SIDE_OF_FACTION[f],
+            c.era,
+            c.first_game,
+            c.text,
+            c.effect,
+            r.type if r else "",
+            frozenset(index[s] for s in r.spaces) if r else frozenset(),
+            r.desert if r else False,
+        )
+    for k in conts:
+        _check_effect(cards_path, k.id, k.initial.effect, index)
+        _check_effect(cards_path, k.id, k.second.effect, index)
+        f = FACTIONS.index(k.faction)
+        table[k.id] = Card(
+            k.id,
+            k.initial.name,
+            f,
+            SIDE_OF_FACTION[f],
+            "",
+            False,
+            k.initial.text,
+            k.initial.effect,
+            "",
+            frozenset(),
+            False,
+            True,
+            k.second.name,
+            k.second.text,
+            k.second.effect,
+        )
+    require(len(table) == 72, cards_path, None, None, f"expected 72 cards, found {len(table)}")
+    decks = tuple(
+        tuple(sorted(c.id for c in table.values() if c.side == s and not c.contingency))
+        for s in (0, 1)
+    )
+    conts_t = tuple(
+        tuple(sorted(c.id for c in table.values() if c.side == s and c.contingency)) for s in (0, 1)
+    )
+    rounds = read_yaml(setup_path)["rounds"]
+    records: dict[str, tuple[Record, ...]] = {
+        "spaces": tuple(spaces),
+        "adjacency": tuple(edges),
+        "straits": tuple(straits),
+        "flags": tuple(land_flags),
+        "pieces": tuple(counts),
+        "start": tuple(start),
+        "cards": tuple(cards),
+        "contingency": tuple(conts),
+    }
+    return Tables(
+        space_ids=ids,
+        names=tuple(s.name for s in spaces),
+        water=tuple(s.kind == "water" for s in spaces),
+        desert=tuple(s.desert for s in spaces),
+        star=tuple(s.star for s in spaces),
+        country=country,
+        mcf_start=tuple(s.mcf for s in spaces),
+        control_start=control,
+        adj=tuple(frozenset(a) for a in adj),
+        straits=strait_t,
+        flags=tuple(tuple(f) for f in flags),
+        bulgaria_flag_factions=frozenset(bulgaria_factions),
+        country_spaces=tuple(
+            tuple(i for i, c in enumerate(country) if c == n) for n in range(len(COUNTRIES))
+        ),
+        piece_faction=tuple(piece_faction),
+        piece_kind=tuple(piece_kind),
+        start=start_t,
+        cards=table,
+        deck_cards=(decks[0], decks[1]),
+        contingency_cards=(conts_t[0], conts_t[1]),
+        rounds=int(rounds["count"]),
+        seasons=tuple(rounds["seasons"]),
+        first_year=int(rounds["first_year"]),
+        scoring=frozenset(int(r) for r in rounds["scoring"]),
+        late_after=int(rounds["late_cards_after"]),
+        usa_at_war=int(rounds["usa_at_war"]),
+        records=records,
+    )
+
+
+_FILTER_KEYS = frozenset({"in", "near", "adjacent", "desert", "kind", "near_tag", "adjacent_piece"})
+
+
+def _check_effect(
+    path: Path, card: int, steps: tuple[dict[str, Any], ...], index: dict[str, int]
+) -> None:
+    for step in steps:
+        op = step.get("op")
+        require(op in OPS, path, str(card), "effect", f"unknown op {op!r}")
+        for key in ("at", "into", "target"):
+            flt = step.get(key)
+            if flt is None:
+                continue
+            require(set(flt) <= _FILTER_KEYS, path, str(card), key, f"bad filter keys {set(flt)}")
+            for lk in ("in", "near", "adjacent"):
+                for sid in flt.get(lk, ()):
+                    require(sid in index, path, str(card), key, f"unknown space {sid!r}")
+        if op == "choose":
+            for option in step["options"]:
+                _check_effect(path, card, tuple(option), index)
+
+
+def provenance_counts() -> dict[str, dict[str, int]]:
+    """Records per provenance for each content section (docs/content.md)."""
+    out: dict[str, dict[str, int]] = {}
+    for name, records in tables().records.items():
+        counts = {"rulebook": 0, "reconstructed": 0}
+        for r in records:
+            counts[r.provenance.value] += 1
+        out[name] = counts
+    return out

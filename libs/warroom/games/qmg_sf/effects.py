@@ -1,0 +1,545 @@
+"""Card effects: play text as data over a small vocabulary of effect primitives.
+
+A card's `effect` is a list of steps, each a mapping with an `op`:
+
+- `deploy` / `recruit` {piece, faction?, at?, optional?, tag?}: place one available piece
+  (deploy: a controlled space where it is supplied; recruit: also an unoccupied
+  enemy-controlled space, supply not needed, taking control). With none available the
+  player may first remove one of that kind from the board, or deploy fewer.
+- `follow` {tag, move, attack}: "then move that piece or attack with a force containing it".
+- `move` {factions, kinds?, into?, count?}: move pieces (Action-step rules; may "move" in place).
+- `attack` {faction?, containing?, target?, optional?}: start a combat.
+- `eliminate` {side: enemy|own, factions?, kinds?, at?, unless_discard?}: remove a piece, no
+  reactions; with `unless_discard` the owner may discard a card of its faction instead.
+- `activate` {country, if_possible} / `declare_war` {country, if_possible}: minor countries.
+- `vp` {who: self|enemy, amount}, `draw` {count}, `enemy_discard` {count}.
+- `pay` {discard, or_enemy_vp}: discard cards or give the opponent VPs.
+- `another_action` {discard?}: take another action (optionally paying a discard).
+- `require` {controls | piece}: a prerequisite; `malta_depot`; `supply_flag` {marker}.
+- `choose` {options, labels}: one of several step lists.
+
+Filters (`at`, `into`, `target`): location alternatives `in`, `near` (in or adjacent),
+`adjacent`, `desert`, `near_tag`, `adjacent_piece` {faction, kind} (any may match), and
+`kind` land|water (must match).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warroom.games.qmg_sf import board, cards, combat
+from warroom.games.qmg_sf.board import adjacent, faction, kind, side_of
+from warroom.games.qmg_sf.content import COUNTRIES, FACTIONS, KINDS, SIDE_OF_FACTION, tables
+from warroom.games.qmg_sf.movement import destinations
+from warroom.games.qmg_sf.state import (
+    AIR,
+    CARRIER,
+    FLEET,
+    GONE,
+    NEUTRAL,
+    OFF,
+    Ctx,
+    Frame,
+    SfState,
+)
+from warroom.games.qmg_sf.supply import airplane_on, reach, supplied_at
+
+Step = dict[str, Any]
+Options = list[tuple[str, str]]
+PLACING = ("deploy", "recruit")
+
+
+def steps_of(card_id: int, face: int, branch: str) -> tuple[Step, ...]:
+    """The step list of a card face, or of a chosen sub-list ("i.b" paths)."""
+    info = cards.card(card_id)
+    steps: tuple[Step, ...] = info.second_effect if face else info.effect
+    if branch:
+        parts = [int(x) for x in branch.split(".")]
+        for i in range(0, len(parts), 2):
+            steps = tuple(steps[parts[i]]["options"][parts[i + 1]])
+    return steps
+
+
+def step_of(frame: Frame) -> Step:
+    """The step a decision frame belongs to."""
+    return steps_of(frame.card, frame.face, frame.branch)[frame.pc]
+
+
+def card_faction(frame: Frame, step: Step) -> int:
+    """The faction a step acts for: its own `faction` or the card's."""
+    if "faction" in step:
+        return FACTIONS.index(step["faction"])
+    return cards.card(frame.card).faction
+
+
+def match(s: SfState, flt: dict[str, Any] | None, space: int, side: int) -> bool:
+    """Whether a space passes a filter."""
+    if not flt:
+        return True
+    t = tables()
+    if "kind" in flt and t.water[space] != (flt["kind"] == "water"):
+        return False
+    alts = False
+    hit = False
+    if "in" in flt:
+        alts = True
+        hit = hit or t.space_ids[space] in flt["in"]
+    if "near" in flt:
+        alts = True
+        ids = [t.space(x) for x in flt["near"]]
+        hit = hit or space in ids or any(i in adjacent(s, space, side) for i in ids)
+    if "adjacent" in flt:
+        alts = True
+        ids = [t.space(x) for x in flt["adjacent"]]
+        hit = hit or any(i in adjacent(s, space, side) for i in ids)
+    if "desert" in flt:
+        alts = True
+        hit = hit or t.desert[space]
+    if "near_tag" in flt:
+        alts = True
+        p = s.tags.get(flt["near_tag"], -1)
+        if p >= 0 and s.loc[p] != OFF:
+            hit = hit or space == s.loc[p] or s.loc[p] in adjacent(s, space, side)
+    if "adjacent_piece" in flt:
+        alts = True
+        fac = FACTIONS.index(flt["adjacent_piece"]["faction"])
+        k = KINDS.index(flt["adjacent_piece"]["kind"])
+        near = adjacent(s, space, side)
+        hit = hit or any(
+            at in near and faction(p) == fac and kind(p) == k and not board.transported(s, p)
+            for p, at in enumerate(s.loc)
+            if at != OFF
+        )
+    return hit or not alts
+
+
+def placements(
+    s: SfState, fac: int, k: int, recruit: bool, flt: dict[str, Any] | None
+) -> list[tuple[int, int]]:
+    """Where a piece of `fac`/`k` may be deployed (or recruited): (space, fleet/carrier or -1)."""
+    t = tables()
+    side = SIDE_OF_FACTION[fac]
+    if not recruit and board.usa_idle(s, fac):
+        return []
+    reached = reach(s, fac) if not recruit else set()
+    out: list[tuple[int, int]] = []
+    for sp in range(len(t.space_ids)):
+        if board.neutral(s, sp) or board.enemy_occupied(s, sp, side):
+            continue
+        if not match(s, flt, sp, side):
+            continue
+        if not recruit and not board.controls(s, sp, side):
+            continue
+        if not recruit and not supplied_at(s, fac, sp, reached):
+            continue
+        water = t.water[sp]
+        if k in (FLEET, CARRIER):
+            if water:
+                out.append((sp, -1))
+            continue
+        if not water:
+            out.append((sp, -1))
+            continue
+        for p, at in enumerate(s.loc):
+            if at != sp or side_of(p) != side:
+                continue
+            if kind(p) == FLEET and not board.cargo(s, p) and _transportable(p, fac):
+                out.append((sp, p))
+            elif kind(p) == CARRIER and k == AIR and faction(p) == fac and not airplane_on(s, p):
+                out.append((sp, p))
+    return out
+
+
+def _transportable(fleet: int, fac: int) -> bool:
+    ff = faction(fleet)
+    if SIDE_OF_FACTION[ff] != SIDE_OF_FACTION[fac]:
+        return False
+    return SIDE_OF_FACTION[ff] == 0 or fac in (ff, 4)
+
+
+def place_options(s: SfState, fac: int, k: int, recruit: bool, flt: dict[str, Any] | None,
+                  optional: bool) -> Options:
+    """Options of a deploy/recruit decision: d<space>[-<carrier>], free<piece>, skip."""
+    out: Options = []
+    if optional:
+        out.append(("skip", "Do not place"))
+    spots = placements(s, fac, k, recruit, flt)
+    if not spots:
+        return out or [("skip", "Nothing can be placed")]
+    if not board.available(s, fac, k):
+        if not optional:
+            out.append(("skip", "Deploy fewer pieces"))
+        for p in board.on_board(s, fac, k):
+            out.append((f"free{p}", f"Remove {board.piece_name(p)} from the board to place it"))
+        return out
+    for sp, on in spots:
+        tail = f"-{on}" if on >= 0 else ""
+        where = board.name(sp) + (f" aboard {board.piece_name(on)}" if on >= 0 else "")
+        out.append((f"d{sp}{tail}", f"{'Recruit' if recruit else 'Deploy'} {FACTIONS[fac]} {KINDS[k]} in {where}"))
+    return out
+
+
+def do_place(s: SfState, fac: int, k: int, recruit: bool, option: str, ctx: Ctx) -> int:
+    """Carry out a d<space>[-<carrier>] option; the piece placed."""
+    parts = [int(x) for x in option[1:].split("-")]
+    sp, on = parts[0], parts[1] if len(parts) > 1 else -1
+    piece = board.available(s, fac, k)[0]
+    board.place(s, piece, sp, on)
+    if recruit and not tables().water[sp]:
+        s.control[sp] = SIDE_OF_FACTION[fac]
+    ctx.log(f"{'recruits' if recruit else 'deploys'} {board.piece_name(piece)} in {board.name(sp)}")
+    return piece
+
+
+def _move_candidates(s: SfState, step: Step, done: tuple[int, ...]) -> Options:
+    facs = {FACTIONS.index(f) for f in step.get("factions", [])}
+    kinds = {KINDS.index(k) for k in step.get("kinds", KINDS)}
+    into = step.get("into")
+    out: Options = []
+    for p, at in enumerate(s.loc):
+        if at == OFF or p in done or faction(p) not in facs or kind(p) not in kinds:
+            continue
+        side = side_of(p)
+        if board.cargo(s, p) and kind(p) == CARRIER:
+            pass
+        if s.on[p] < 0 and match(s, into, at, side) and not board.usa_idle(s, faction(p)):
+            out.append((f"st{p}", f"{board.piece_name(p)} moves in place"))
+        for sp, on in destinations(s, p, "action"):
+            if match(s, into, sp, side):
+                tail = f"-{on}" if on >= 0 else ""
+                out.append((f"m{p}-{sp}{tail}", f"Move {board.piece_name(p)} to {board.name(sp)}"))
+    return out
+
+
+def _attack_options(s: SfState, side: int, step: Step, fac: int | None) -> Options:
+    containing = KINDS.index(step["containing"]) if step.get("containing") else -1
+    target = step.get("target")
+    out: Options = []
+    for f, src, tgt in combat.all_attacks(s, side):
+        if fac is not None and f != fac:
+            continue
+        if not match(s, target, tgt, side):
+            continue
+        force = combat.force_of(s, f, src, tgt)
+        if containing >= 0 and not any(kind(p) == containing for p in force):
+            continue
+        out.append((f"a{f}-{src}-{tgt}", f"{FACTIONS[f]} attacks {board.name(tgt)} from {board.name(src)}"))
+    return out
+
+
+def _elim_candidates(s: SfState, side: int, step: Step) -> list[int]:
+    victim = 1 - side if step.get("side", "enemy") == "enemy" else side
+    facs = {FACTIONS.index(f) for f in step.get("factions", FACTIONS)}
+    kinds = {KINDS.index(k) for k in step.get("kinds", KINDS)}
+    flt = step.get("at")
+    return [
+        p
+        for p, at in enumerate(s.loc)
+        if at != OFF
+        and side_of(p) == victim
+        and faction(p) in facs
+        and kind(p) in kinds
+        and not board.transported(s, p)
+        and match(s, flt, at, side)
+    ]
+
+
+def feasible(s: SfState, side: int, card_id: int, step: Step) -> bool:
+    """Whether a step can be carried out now (for playability)."""
+    op = step["op"]
+    fac = FACTIONS.index(step["faction"]) if "faction" in step else cards.card(card_id).faction
+    if op in PLACING:
+        k = KINDS.index(step["piece"])
+        if not board.available(s, fac, k) and not board.on_board(s, fac, k):
+            return False
+        return bool(placements(s, fac, k, op == "recruit", step.get("at")))
+    if op == "attack":
+        return bool(_attack_options(s, side, step, fac))
+    if op == "eliminate":
+        return bool(_elim_candidates(s, side, step))
+    if op == "move":
+        return bool(_move_candidates(s, step, ()))
+    if op == "require":
+        if "controls" in step:
+            return s.control[tables().space(step["controls"])] == side
+        spec = step["piece"]
+        return bool(board.on_board(s, FACTIONS.index(spec["faction"]), KINDS.index(spec["kind"])))
+    if op == "choose":
+        return any(
+            playable_steps(s, side, card_id, tuple(option)) for option in step["options"]
+        )
+    return True
+
+
+def playable_steps(s: SfState, side: int, card_id: int, steps: tuple[Step, ...]) -> bool:
+    """Every mandatory step feasible, and something the card does is possible."""
+    anything = False
+    for step in steps:
+        ok = feasible(s, side, card_id, step)
+        optional = step.get("optional", False) or step.get("if_possible", False)
+        if not ok and not optional:
+            return False
+        if ok and (step["op"] not in (*PLACING, "attack") or True):
+            anything = anything or ok
+    return anything
+
+
+def playable(s: SfState, side: int, card_id: int, face: int = 0) -> bool:
+    """Whether a card (or a Contingency card's face) may be played now."""
+    info = cards.card(card_id)
+    steps = info.second_effect if face else info.effect
+    if board.usa_idle(s, info.faction) and any(
+        st["op"] in ("deploy", "move") and "faction" not in st for st in steps
+    ):
+        return False
+    return playable_steps(s, side, card_id, steps)
+
+
+def run_step(s: SfState, frame: Frame, ctx: Ctx) -> None:
+    """Resolve the next step of the effect on top of the stack (pushing a decision if needed)."""
+    steps = steps_of(frame.card, frame.face, frame.branch)
+    if frame.pc >= len(steps):
+        s.stack.pop()
+        return
+    step = steps[frame.pc]
+    at = frame.pc
+    frame.pc += 1
+    side = frame.seat
+    op = step["op"]
+    sub = Frame("", side, frame.card, frame.face, at, frame.branch)
+    fac = card_faction(frame, step)
+    t = tables()
+    if op == "require":
+        if not feasible(s, side, frame.card, step):
+            ctx.log(f"{cards.card(frame.card).name}: prerequisite not met")
+            frame.pc = len(steps)
+    elif op == "vp":
+        who = side if step["who"] == "self" else 1 - side
+        s.vp[who] += int(step["amount"])
+        ctx.log(f"{('Axis', 'Allies')[who]} gain {step['amount']} VP")
+    elif op == "draw":
+        n = cards.draw(s, side, int(step["count"]))
+        ctx.irreversible = True
+        ctx.log(f"draws {n} card(s)")
+    elif op == "malta_depot":
+        s.malta_depot = True
+        ctx.log("the Malta Depot marker is placed")
+    elif op == "supply_flag":
+        s.bulgaria_flag = True
+        ctx.log("the Bulgaria Supply Flags marker is placed")
+    elif op == "activate":
+        country = COUNTRIES.index(step["country"])
+        if board.activate(s, country, side):
+            ctx.log(f"{step['country']} is activated for the {('Axis', 'Allies')[side]}")
+    elif op == "declare_war":
+        country = COUNTRIES.index(step["country"])
+        if s.minor[country] == NEUTRAL:
+            board.activate(s, country, 1 - side)
+            ctx.log(f"war is declared on {step['country']}")
+    elif op in PLACING:
+        sub.kind = "fx_place"
+        s.stack.append(sub)
+    elif op == "follow":
+        p = s.tags.get(step["tag"], -1)
+        if p >= 0 and s.loc[p] != OFF and _follow_options(s, p, step):
+            sub.kind = "fx_follow"
+            s.stack.append(sub)
+    elif op == "move":
+        if _move_candidates(s, step, ()):
+            sub.kind = "fx_move"
+            s.stack.append(sub)
+    elif op == "attack":
+        if _attack_options(s, side, step, fac if "faction" in step or True else None):
+            sub.kind = "fx_attack"
+            s.stack.append(sub)
+    elif op == "eliminate":
+        if _elim_candidates(s, side, step):
+            sub.kind = "fx_elim"
+            s.stack.append(sub)
+    elif op == "pay":
+        sub.kind = "fx_pay"
+        s.stack.append(sub)
+    elif op == "another_action":
+        if int(step.get("discard", 0)) == 0:
+            s.extra_actions += 1
+            ctx.log("takes another action")
+        elif s.hands[side]:
+            sub.kind = "fx_more"
+            s.stack.append(sub)
+    elif op == "enemy_discard":
+        if s.hands[1 - side]:
+            sub.kind = "fx_enemy_discard"
+            sub.seat = 1 - side
+            sub.n = int(step["count"])
+            s.stack.append(sub)
+    elif op == "choose":
+        sub.kind = "fx_choose"
+        s.stack.append(sub)
+    else:
+        raise AssertionError(f"unknown op {op} in card {frame.card} ({t.names[0]})")
+
+
+def _follow_options(s: SfState, p: int, step: Step) -> Options:
+    out: Options = []
+    if step.get("move"):
+        out.append(("stay", f"{board.piece_name(p)} moves in place"))
+        for sp, on in destinations(s, p, "action"):
+            tail = f"-{on}" if on >= 0 else ""
+            out.append((f"m{sp}{tail}", f"Move {board.piece_name(p)} to {board.name(sp)}"))
+    if step.get("attack"):
+        src = s.loc[p]
+        for tgt in combat.attack_targets(s, faction(p), src):
+            if p in combat.force_of(s, faction(p), src, tgt):
+                out.append((f"a{tgt}", f"Attack {board.name(tgt)} with a force containing it"))
+    return out
+
+
+def options(s: SfState, frame: Frame) -> Options:
+    """The options of an effect decision frame."""
+    step = step_of(frame)
+    side = frame.seat
+    if frame.kind == "fx_place":
+        fac = card_faction(frame, step)
+        return place_options(
+            s, fac, KINDS.index(step["piece"]), step["op"] == "recruit", step.get("at"),
+            bool(step.get("optional")),
+        )
+    if frame.kind == "fx_follow":
+        return _follow_options(s, s.tags[step["tag"]], step)
+    if frame.kind == "fx_move":
+        out = _move_candidates(s, step, frame.data)
+        if frame.n > 0 or step.get("optional"):
+            out.insert(0, ("skip", "Move no more pieces"))
+        return out or [("skip", "Nothing can move")]
+    if frame.kind == "fx_attack":
+        fac = FACTIONS.index(step["faction"]) if "faction" in step else cards.card(frame.card).faction
+        out = _attack_options(s, side, step, fac)
+        if step.get("optional"):
+            out.insert(0, ("skip", "Do not attack"))
+        return out
+    if frame.kind == "fx_elim":
+        return [(f"e{p}", f"Eliminate {board.piece_name(p)}") for p in _elim_candidates(s, side, step)]
+    if frame.kind == "fx_unless":
+        p = frame.data[0]
+        keep = [c for c in s.hands[side] if cards.card(c).faction == faction(p)]
+        return [("allow", f"Let {board.piece_name(p)} be eliminated")] + [
+            (f"d{c}", f"Discard {cards.card(c).name} to save it") for c in sorted(set(keep))
+        ]
+    if frame.kind == "fx_pay":
+        return [("vp", f"The opponent gains {step['or_enemy_vp']} VP")] + [
+            (f"d{c}", f"Discard {cards.card(c).name}") for c in sorted(set(s.hands[side]))
+        ]
+    if frame.kind == "fx_more":
+        return [("no", "No other action")] + [
+            (f"d{c}", f"Discard {cards.card(c).name} to take another action")
+            for c in sorted(set(s.hands[side]))
+        ]
+    if frame.kind == "fx_enemy_discard":
+        return [(f"d{c}", f"Discard {cards.card(c).name}") for c in sorted(set(s.hands[side]))]
+    if frame.kind == "fx_choose":
+        labels = step.get("labels", [])
+        return [
+            (f"o{i}", labels[i] if i < len(labels) else f"option {i}")
+            for i, option in enumerate(step["options"])
+            if playable_steps(s, side, frame.card, tuple(option))
+        ]
+    raise AssertionError(frame.kind)
+
+
+def apply(s: SfState, frame: Frame, option: str, ctx: Ctx) -> None:
+    """Apply an effect decision (the frame is already popped)."""
+    step = step_of(frame)
+    side = frame.seat
+    k = frame.kind
+    if k == "fx_place":
+        fac = card_faction(frame, step)
+        if option == "skip":
+            return
+        if option.startswith("free"):
+            p = int(option[4:])
+            board.eliminate(s, p)
+            ctx.log(f"removes {board.piece_name(p)} from the board to place it again")
+            s.stack.append(frame)
+            return
+        piece = do_place(s, fac, KINDS.index(step["piece"]), step["op"] == "recruit", option, ctx)
+        if "tag" in step:
+            s.tags[step["tag"]] = piece
+    elif k == "fx_follow":
+        p = s.tags[step["tag"]]
+        if option == "stay":
+            ctx.log(f"{board.piece_name(p)} moves in place")
+        elif option.startswith("m"):
+            parts = [int(x) for x in option[1:].split("-")]
+            board.move(s, p, parts[0], parts[1] if len(parts) > 1 else -1)
+            ctx.log(f"{board.piece_name(p)} moves to {board.name(parts[0])}")
+        else:
+            combat.start(s, faction(p), s.loc[p], int(option[1:]), ctx)
+    elif k == "fx_move":
+        if option == "skip":
+            return
+        if option.startswith("st"):
+            p = int(option[2:])
+            ctx.log(f"{board.piece_name(p)} moves in place")
+        else:
+            head, *rest = option[1:].split("-")
+            p = int(head)
+            board.move(s, p, int(rest[0]), int(rest[1]) if len(rest) > 1 else -1)
+            ctx.log(f"{board.piece_name(p)} moves to {board.name(int(rest[0]))}")
+        count = int(step.get("count", 1))
+        if frame.n + 1 < count:
+            nxt = frame.copy()
+            nxt.n += 1
+            nxt.data = (*frame.data, p)
+            if _move_candidates(s, step, nxt.data):
+                s.stack.append(nxt)
+    elif k == "fx_attack":
+        if option == "skip":
+            return
+        f, src, tgt = (int(x) for x in option[1:].split("-"))
+        combat.start(s, f, src, tgt, ctx)
+    elif k == "fx_elim":
+        p = int(option[1:])
+        if step.get("unless_discard"):
+            s.stack.append(Frame("fx_unless", 1 - side, frame.card, frame.face, frame.pc, frame.branch, data=(p,)))
+            return
+        board.eliminate(s, p)
+        ctx.log(f"eliminates {board.piece_name(p)}")
+    elif k == "fx_unless":
+        p = frame.data[0]
+        if option == "allow":
+            board.eliminate(s, p)
+            ctx.log(f"eliminates {board.piece_name(p)}")
+        else:
+            c = int(option[1:])
+            cards.use(s, side, c, False)
+            ctx.log(f"discards a card to save {board.piece_name(p)}")
+    elif k == "fx_pay":
+        if option == "vp":
+            s.vp[1 - side] += int(step["or_enemy_vp"])
+            ctx.log(f"the opponent gains {step['or_enemy_vp']} VP")
+        else:
+            cards.use(s, side, int(option[1:]), False)
+            ctx.log("discards a card")
+    elif k == "fx_more":
+        if option != "no":
+            cards.use(s, side, int(option[1:]), False)
+            s.extra_actions += 1
+            ctx.log("discards a card to take another action")
+    elif k == "fx_enemy_discard":
+        cards.use(s, side, int(option[1:]), False)
+        ctx.log("discards a card")
+        if frame.n > 1 and s.hands[side]:
+            nxt = frame.copy()
+            nxt.n -= 1
+            s.stack.append(nxt)
+    elif k == "fx_choose":
+        i = int(option[1:])
+        branch = f"{frame.branch}.{frame.pc}.{i}" if frame.branch else f"{frame.pc}.{i}"
+        s.stack.append(Frame("fx", side, frame.card, frame.face, 0, branch))
+    else:
+        raise AssertionError(k)
+
+
+def contingency_state(s: SfState, card_id: int) -> int:
+    """INITIAL, SECOND or GONE."""
+    return s.contingency.get(card_id, GONE)

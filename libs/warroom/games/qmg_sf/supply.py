@@ -1,0 +1,133 @@
+"""Supply: tracing paths to Supply Flags through controlled, uninterdicted spaces.
+
+A faction's reachable set is every space connected to one of its Supply Flags through
+spaces its side controls that are occupied by its side or not interdicted: infantry,
+tanks and airplanes interdict adjacent unoccupied land spaces; fleets and airplanes
+(not a carrier without one) adjacent unoccupied water spaces. MCFs are always supplied,
+carry supply, and never interdict. Allies pieces in Malta are supplied once the Malta
+Depot marker is placed.
+"""
+
+from __future__ import annotations
+
+from warroom.games.qmg_sf.board import adjacent, controls, faction, kind, side_of, transported
+from warroom.games.qmg_sf.content import SIDE_OF_FACTION, tables
+from warroom.games.qmg_sf.state import AIR, ALLIES, CARRIER, FLEET, INF, OFF, TANK, SfState
+
+
+def flag_spaces(s: SfState, fac: int) -> list[int]:
+    """The Supply Flag spaces of a faction now."""
+    t = tables()
+    out = list(t.flags[fac])
+    if s.bulgaria_flag and fac in t.bulgaria_flag_factions:
+        out.append(t.space("bulgaria"))
+    return out
+
+
+def _interdicted(s: SfState, side: int, skip: int) -> tuple[set[int], set[int]]:
+    """Spaces the enemy of `side` interdicts: (land, water)."""
+    t = tables()
+    enemy = 1 - side
+    land: set[int] = set()
+    water: set[int] = set()
+    for p, at in enumerate(s.loc):
+        if at == OFF or p == skip or side_of(p) != enemy or transported(s, p):
+            continue
+        k = t.piece_kind[p]
+        if k == CARRIER:
+            continue
+        near = adjacent(s, at, enemy)
+        if k in (INF, TANK, AIR):
+            land.update(x for x in near if not t.water[x])
+        if k in (FLEET, AIR):
+            water.update(x for x in near if t.water[x])
+    return land, water
+
+
+def _occupied_sides(s: SfState, skip: int) -> list[int]:
+    """Per space: bit 1 Axis present, bit 2 Allies present (skipping piece `skip` and its cargo)."""
+    t = tables()
+    occ = [0] * len(t.space_ids)
+    for p, at in enumerate(s.loc):
+        if at == OFF or p == skip or (skip >= 0 and s.on[p] == skip):
+            continue
+        occ[at] |= 1 << side_of(p)
+    for sp, n in enumerate(s.mcf):
+        if n > 0:
+            c = t.country[sp]
+            if c >= 0 and s.minor[c] >= 0:
+                occ[sp] |= 1 << s.minor[c]
+    return occ
+
+
+def passable(s: SfState, side: int, skip: int = -1) -> list[bool]:
+    """Per space: may a supply path of `side` run through it."""
+    t = tables()
+    land_i, water_i = _interdicted(s, side, skip)
+    occ = _occupied_sides(s, skip)
+    out = []
+    for sp in range(len(t.space_ids)):
+        own = bool(occ[sp] >> side & 1)
+        if t.water[sp]:
+            ok = controls(s, sp, side) and (own or sp not in water_i)
+        else:
+            ok = s.control[sp] == side and (own or sp not in land_i)
+        out.append(ok)
+    return out
+
+
+def reach(s: SfState, fac: int, skip: int = -1) -> set[int]:
+    """Spaces connected to the faction's Supply Flags (with piece `skip` lifted off the board)."""
+    side = SIDE_OF_FACTION[fac]
+    ok = passable(s, side, skip)
+    seen: set[int] = set()
+    todo = [f for f in flag_spaces(s, fac) if ok[f]]
+    seen.update(todo)
+    while todo:
+        sp = todo.pop()
+        for nb in adjacent(s, sp, side):
+            if nb not in seen and ok[nb]:
+                seen.add(nb)
+                todo.append(nb)
+    return seen
+
+
+def supplied_at(s: SfState, fac: int, space: int, reached: set[int]) -> bool:
+    """Whether a piece of `fac` arriving in `space` (which it will occupy) is supplied."""
+    if space in reached:
+        return True
+    t = tables()
+    if s.malta_depot and SIDE_OF_FACTION[fac] == ALLIES and space == t.space("malta"):
+        return True
+    side = SIDE_OF_FACTION[fac]
+    if space in flag_spaces(s, fac):
+        return True
+    return any(nb in reached for nb in adjacent(s, space, side))
+
+
+def is_supplied(s: SfState, piece: int, cache: dict[int, set[int]] | None = None) -> bool:
+    """Whether a piece on the board is supplied now."""
+    fac = faction(piece)
+    cache = {} if cache is None else cache
+    if fac not in cache:
+        cache[fac] = reach(s, fac)
+    at = s.loc[piece]
+    t = tables()
+    if s.malta_depot and side_of(piece) == ALLIES and at == t.space("malta"):
+        return True
+    return at in cache[fac]
+
+
+def unsupplied(s: SfState, side: int) -> list[int]:
+    """A side's unsupplied pieces on the board."""
+    cache: dict[int, set[int]] = {}
+    return [
+        p
+        for p, at in enumerate(s.loc)
+        if at != OFF and side_of(p) == side and not is_supplied(s, p, cache)
+    ]
+
+
+def airplane_on(s: SfState, piece: int) -> bool:
+    """Whether a carrier carries an airplane."""
+    return any(c == piece and kind(p) == AIR for p, c in enumerate(s.on))
