@@ -30,9 +30,10 @@ def _existing(modules: tuple[str, ...]) -> list[str]:
     return found
 
 
-def make_celery(settings: Settings) -> Celery:
-    """A Celery app configured from settings."""
-    celery = Celery("warroom", broker=settings.broker_url(), include=_existing(TASK_MODULES))
+def make_celery(settings: Settings, include: tuple[str, ...] | None = None) -> Celery:
+    """A Celery app configured from settings (`include`: task modules, default all that exist)."""
+    modules = _existing(TASK_MODULES) if include is None else list(include)
+    celery = Celery("warroom", broker=settings.broker_url(), include=modules)
     celery.conf.update(
         result_backend=settings.celery_result_backend,
         task_ignore_result=settings.celery_result_backend is None,

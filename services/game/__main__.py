@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-import redis.asyncio as aioredis
-
 from services.common.celery_app import make_celery
 from services.common.db import make_engine, migrate
 from services.common.logging import configure_logging
+from services.common.redisio import async_redis
 from services.common.server import RunningServer, serve_until_signal, start_server
 from services.common.settings import Settings, get_settings
 from services.game.authority import Authority
@@ -27,11 +26,11 @@ async def start(
         **(
             {}
             if settings.database_url.startswith("sqlite")
-            else {"pool_size": settings.db_pool_size, "max_overflow": 5}
+            else {"pool_size": settings.db_pool_size, "pool_pre_ping": False, "max_overflow": 5}
         ),
     )
     await asyncio.to_thread(migrate, engine)
-    client = aioredis.from_url(settings.redis_url)
+    client = async_redis(settings)
     authority = Authority(settings, engine, client, CeleryScheduler(make_celery(settings)))
     running = await start_server(
         settings,

@@ -121,6 +121,18 @@ class LiveGame:
         self.watchers = 0
         self._changed = asyncio.Event()
         self.bot_tokens: dict[str, int] = {}
+        self.event_cache: dict[tuple[int, int | None], list[common_pb2.GameEvent]] = {}
+
+    def events_for(self, frame: Frame, viewer: int | None) -> list[common_pb2.GameEvent]:
+        """The events of one frame a viewer may see, as messages (cached)."""
+        key = (frame.version, viewer)
+        cached = self.event_cache.get(key)
+        if cached is None:
+            if len(self.event_cache) > 4096:
+                self.event_cache.clear()
+            cached = convert.event_messages(frame.events, frame.version, viewer)
+            self.event_cache[key] = cached
+        return cached
 
     @property
     def id(self) -> str:
@@ -240,6 +252,53 @@ class RateLimiter:
         return 0.0
 
 
+class Committer:
+    """Group commit: concurrent appends of different games share one SQL transaction.
+
+    Up to `parallel` batches are in flight; each takes every queued append (at most
+    `batch`), so under load one commit (one WAL flush) acknowledges many actions while a
+    lone action is committed at once.
+    """
+
+    def __init__(self, store: Store, run: Callable[..., Any], parallel: int, batch: int = 64):
+        self.store = store
+        self.run = run
+        self.parallel = parallel
+        self.batch = batch
+        self.queue: deque[tuple[str, int, Append, asyncio.Future[None]]] = deque()
+        self.active = 0
+
+    async def append(self, game_id: str, head: int, write: Append) -> None:
+        """Append durably; raises Conflict like `Store.append`."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.queue.append((game_id, head, write, future))
+        if self.active < self.parallel:
+            self.active += 1
+            task = asyncio.ensure_future(self._drain())
+            task.add_done_callback(lambda _t: None)
+        await future
+
+    async def _drain(self) -> None:
+        try:
+            while self.queue:
+                items = [self.queue.popleft() for _ in range(min(self.batch, len(self.queue)))]
+                try:
+                    outcomes = await self.run(
+                        self.store.append_many, [(g, h, w) for g, h, w, _f in items]
+                    )
+                except Exception as exc:
+                    outcomes = [exc] * len(items)
+                for (_g, _h, _w, future), outcome in zip(items, outcomes, strict=True):
+                    if future.done():
+                        continue
+                    if outcome is None:
+                        future.set_result(None)
+                    else:
+                        future.set_exception(outcome)
+        finally:
+            self.active -= 1
+
+
 class Authority:
     """The game-state authority of one replica."""
 
@@ -259,6 +318,7 @@ class Authority:
         self._loading: dict[str, asyncio.Lock] = {}
         self.pool = ThreadPoolExecutor(max(2, settings.db_pool_size), thread_name_prefix="game-db")
         self.limiter = RateLimiter(settings.game_rate_per_second, settings.game_rate_burst)
+        self.committer = Committer(self.store, self.db, max(1, settings.db_pool_size // 2))
         self._pubsub: Any = None
         self._listener: asyncio.Task[None] | None = None
         self._subscribed: dict[str, int] = {}
@@ -625,8 +685,8 @@ class Authority:
         """The viewer's visible events of the remembered versions up to `upto`."""
         out: list[common_pb2.GameEvent] = []
         for frame in live.history:
-            if frame.version <= upto:
-                out.extend(convert.event_messages(frame.events, frame.version, viewer))
+            if frame.version <= upto and frame.events:
+                out.extend(live.events_for(frame, viewer))
         return out[-self.settings.game_recent_events :]
 
     async def frames(self, live: LiveGame, after: int, upto: int) -> list[Frame]:
@@ -834,7 +894,7 @@ class Authority:
                 ):
                     write.snapshot = convert.snapshot(live.rules, step.state)
                 try:
-                    await self.db(self.store.append, game_id, live.version, write)
+                    await self.committer.append(game_id, live.version, write)
                 except Conflict:
                     await self.refresh(live, None, None)
                     if key:

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from services.common.db import session_factory
 from services.game.models import (
@@ -25,6 +26,31 @@ from services.game.models import (
     GameSeatRow,
     ResultRow,
     SnapshotRow,
+)
+
+# One round trip on PostgreSQL: insert the log row only while the game is at `head` (ON
+# CONFLICT DO NOTHING covers a concurrent writer of the same seq and a reused idempotency
+# key), then advance the head only if the row went in.
+_PG_CTE = """
+WITH ins AS (
+  INSERT INTO actions (game_id, seq, seat, kind, decision_id, option_id, expected_version,
+                       idempotency_key, created_at)
+  SELECT CAST(:game_id AS VARCHAR), CAST(:seq AS BIGINT), CAST(:seat AS INTEGER),
+         CAST(:kind AS VARCHAR), CAST(:decision_id AS VARCHAR), CAST(:option_id AS VARCHAR),
+         CAST(:expected_version AS BIGINT), CAST(:key AS VARCHAR),
+         CAST(:stamp AS TIMESTAMPTZ)
+  WHERE EXISTS (SELECT 1 FROM games WHERE id = CAST(:game_id AS VARCHAR)
+                AND version = CAST(:head AS BIGINT) AND status = 'active')
+  ON CONFLICT DO NOTHING
+  RETURNING seq)
+UPDATE games SET version = CAST(:seq AS BIGINT), updated_at = CAST(:stamp AS TIMESTAMPTZ){finish}
+WHERE id = CAST(:game_id AS VARCHAR) AND version = CAST(:head AS BIGINT)
+  AND EXISTS (SELECT 1 FROM ins)
+RETURNING version
+"""
+_PG_APPEND = text(_PG_CTE.format(finish=""))
+_PG_FINISH = text(
+    _PG_CTE.format(finish=", status = 'finished', finished_at = CAST(:stamp AS TIMESTAMPTZ)")
 )
 
 
@@ -157,45 +183,94 @@ class Store:
 
     def append(self, game_id: str, head: int, write: Append) -> None:
         """Durably append one log row at seq head+1; raises Conflict if the head moved."""
-        stamp = now()
-        seq = head + 1
-        values: dict[str, Any] = {"version": seq, "updated_at": stamp}
-        if write.result is not None:
-            values.update(status=FINISHED, finished_at=stamp)
         try:
             with self.sessions.begin() as session:
-                moved = session.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id, GameRow.version == head, GameRow.status == ACTIVE)
-                    .values(**values)
-                )
-                if moved.rowcount != 1:  # type: ignore[attr-defined]
+                if not self._append_in(session, game_id, head, write):
                     raise Conflict(f"game {game_id} is no longer at version {head}")
-                session.execute(
-                    insert(ActionRow).values(
-                        game_id=game_id, seq=seq, created_at=stamp, **write.action
-                    )
-                )
-                if write.snapshot is not None:
-                    session.execute(
-                        insert(SnapshotRow).values(
-                            game_id=game_id, version=seq, data=write.snapshot, created_at=stamp
-                        )
-                    )
-                for seat, changes in write.seat_updates.items():
-                    if not changes:
-                        continue
-                    session.execute(
-                        update(GameSeatRow)
-                        .where(GameSeatRow.game_id == game_id, GameSeatRow.seat == seat)
-                        .values(**changes)
-                    )
-                if write.result is not None:
-                    session.execute(
-                        insert(ResultRow).values(game_id=game_id, finished_at=stamp, **write.result)
-                    )
         except IntegrityError as exc:
-            raise Conflict(f"game {game_id}: log row {seq} or its idempotency key exists") from exc
+            raise Conflict(f"game {game_id}: log row {head + 1} or its key exists") from exc
+
+    def append_many(self, items: Sequence[tuple[str, int, Append]]) -> list[Exception | None]:
+        """Append the rows of several games in ONE transaction (group commit).
+
+        Returns, per item, None when written or the Conflict that refused it. An
+        unexpected error rolls the batch back and retries each item on its own.
+        """
+        if len(items) == 1 or self.engine.dialect.name != "postgresql":
+            return [self._one(*item) for item in items]
+        outcomes: list[Exception | None] = []
+        try:
+            with self.sessions.begin() as session:
+                for game_id, head, write in items:
+                    written = self._append_in(session, game_id, head, write)
+                    outcomes.append(
+                        None
+                        if written
+                        else Conflict(f"game {game_id} is no longer at version {head}")
+                    )
+            return outcomes
+        except Exception:
+            return [self._one(*item) for item in items]
+
+    def _one(self, game_id: str, head: int, write: Append) -> Exception | None:
+        try:
+            self.append(game_id, head, write)
+            return None
+        except Conflict as exc:
+            return exc
+
+    def _append_in(self, session: Session, game_id: str, head: int, write: Append) -> bool:
+        stamp = now()
+        seq = head + 1
+        finished = write.result is not None
+        if self.engine.dialect.name == "postgresql":
+            params = {
+                "game_id": game_id,
+                "seq": seq,
+                "head": head,
+                "stamp": stamp,
+                "seat": write.action["seat"],
+                "kind": write.action.get("kind", "option"),
+                "decision_id": write.action.get("decision_id", ""),
+                "option_id": write.action.get("option_id", ""),
+                "expected_version": write.action.get("expected_version", 0),
+                "key": write.action.get("idempotency_key"),
+            }
+            written = session.execute(_PG_FINISH if finished else _PG_APPEND, params).first()
+            if written is None:
+                return False
+        else:
+            values: dict[str, Any] = {"version": seq, "updated_at": stamp}
+            if finished:
+                values.update(status=FINISHED, finished_at=stamp)
+            moved = session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.version == head, GameRow.status == ACTIVE)
+                .values(**values)
+            )
+            if moved.rowcount != 1:  # type: ignore[attr-defined]
+                return False
+            session.execute(
+                insert(ActionRow).values(game_id=game_id, seq=seq, created_at=stamp, **write.action)
+            )
+        if write.snapshot is not None:
+            session.execute(
+                insert(SnapshotRow).values(
+                    game_id=game_id, version=seq, data=write.snapshot, created_at=stamp
+                )
+            )
+        for seat, changes in write.seat_updates.items():
+            if changes:
+                session.execute(
+                    update(GameSeatRow)
+                    .where(GameSeatRow.game_id == game_id, GameSeatRow.seat == seat)
+                    .values(**changes)
+                )
+        if write.result is not None:
+            session.execute(
+                insert(ResultRow).values(game_id=game_id, finished_at=stamp, **write.result)
+            )
+        return True
 
     def update_seats(self, game_id: str, updates: dict[int, dict[str, Any]]) -> None:
         """Change seat control or clock fields without a new version."""

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
-import redis.asyncio as aioredis
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from services.common.auth import service_metadata
 from services.common.db import make_engine
+from services.common.redisio import async_redis
 from services.common.server import RunningServer, start_server
 from services.common.settings import Settings
 from services.game.authority import Authority, NullScheduler, Scheduler
@@ -50,7 +50,7 @@ async def start_replica(settings: Settings, scheduler: Scheduler | None = None) 
     """Start an authority on a free port (the schema must be migrated)."""
     settings.register_extra_games()
     engine = make_engine(settings.database_url, settings.db_schema)
-    client = aioredis.from_url(settings.redis_url)
+    client = async_redis(settings)
     authority = Authority(settings, engine, client, scheduler or NullScheduler())
     server = await start_server(
         settings,

@@ -26,8 +26,7 @@ from warroom.v1 import common_pb2, game_pb2, game_pb2_grpc
 
 def worker_app(settings: Settings, endpoint: list[str]) -> Celery:
     """A Celery app with the clock task and a random-move bot task (no other task modules)."""
-    app = make_celery(settings)
-    app.conf.include = []
+    app = make_celery(settings, include=())
 
     @app.task(name=BOT_TASK)
     def play_turn(game_id: str, seat: int, version: int) -> str:
