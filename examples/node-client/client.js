@@ -7,8 +7,8 @@
 //
 // Environment: WARROOM_LOBBY (localhost:50051), WARROOM_GAME (overrides the assignment's
 // game endpoint), WARROOM_GAME_KIND (GAME_KIND_NEW_COLD_WAR), WARROOM_RULES_ID (a registry id
-// instead of the kind), WARROOM_VARIANT (default variant), WARROOM_BOT (heuristic),
-// WARROOM_NAME (node-client), WARROOM_TIMEOUT_S (600).
+// instead of the kind), WARROOM_VARIANT (default variant), WARROOM_BOT (kind[:difficulty],
+// default heuristic), WARROOM_NAME (node-client), WARROOM_TIMEOUT_S (600).
 'use strict';
 
 const path = require('path');
@@ -47,6 +47,12 @@ async function withRetry(what, fn, attempts = 5) {
   }
 }
 
+// "kind[:difficulty]" as a BotSpec, e.g. "random:beginner" or "ismcts:expert".
+function botSpec(text) {
+  const [kind, difficulty = ''] = text.split(':');
+  return { kind, difficulty };
+}
+
 async function main() {
   const api = loadApi();
   const lobbyAddress = env('WARROOM_LOBBY', 'localhost:50051');
@@ -63,7 +69,7 @@ async function main() {
     variant: env('WARROOM_VARIANT', ''),
     start_now: true,
     allow_spectators: true,
-    fill_bot: { kind: env('WARROOM_BOT', 'heuristic') },
+    fill_bot: botSpec(env('WARROOM_BOT', 'heuristic')),
   };
   if (process.env.WARROOM_RULES_ID) request.rules_id = process.env.WARROOM_RULES_ID;
   const created = await withRetry('CreateTable', () => unary(lobby, 'CreateTable', request, auth));

@@ -28,6 +28,7 @@ from warroom.v1 import common_pb2, game_pb2, lobby_pb2
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
 NCW = common_pb2.GAME_KIND_NEW_COLD_WAR
+RANDOM_BOT = common_pb2.BotSpec(kind="random", difficulty="beginner")
 # Fields of New Cold War's View that only the viewing seat may see.
 PRIVATE_FIELDS = ("hand", "objectives", "objective_offer", "objectives_out")
 
@@ -108,7 +109,7 @@ async def test_four_players_queue_for_ncw_and_ratings_update(platform: Platform)
 async def test_play_now_against_bots_completes(platform: Platform) -> None:
     client = await _player(platform, f"e2e-bots-{os.urandom(3).hex()}")
     try:
-        assignment = await client.play_now(NCW, bot=common_pb2.BotSpec(kind="random"))
+        assignment = await client.play_now(NCW, bot=RANDOM_BOT)
         session = client.game(assignment)
         final = await asyncio.wait_for(play_game(client, session, auto="random", quiet=True), 900)
         assert final.HasField("result")
@@ -160,9 +161,7 @@ async def test_spectator_sees_no_hidden_information(platform: Platform) -> None:
     client = await _player(platform, f"e2e-spec-{os.urandom(3).hex()}")
     watcher = Client(platform.lobby)
     try:
-        assignment = await client.play_now(
-            NCW, bot=common_pb2.BotSpec(kind="random"), allow_spectators=True
-        )
+        assignment = await client.play_now(NCW, bot=RANDOM_BOT, allow_spectators=True)
         token = await asyncio.to_thread(_spectator_token, platform, assignment.game_id)
         spectator = watcher.game(assignment, token=token)
         seen: list[game_pb2.SeatView] = []
@@ -207,7 +206,7 @@ def test_cli_logs_in_plays_against_bots_and_exports_the_replay(
         return result.stdout
 
     assert "Logged in as" in cli("login", "cli-player")
-    out = cli("bots", "ncw", "--bot", "random", "--auto", "random", "--quiet", timeout=900)
+    out = cli("bots", "ncw", "--bot", "random:beginner", "--auto", "random", "--quiet", timeout=900)
     assert "Game over" in out, out
     out = cli("replay", "--out", str(tmp_path / "replay.json"), _last_game(tmp_path))
     assert (tmp_path / "replay.json").read_text().count('"option_id"') > 0, out
@@ -233,7 +232,7 @@ def test_node_client_plays_a_game_against_bots(platform: Platform) -> None:
         env={
             **os.environ,
             "WARROOM_LOBBY": platform.lobby,
-            "WARROOM_BOT": "random",
+            "WARROOM_BOT": "random:beginner",
             "WARROOM_TIMEOUT_S": "900",
         },
         capture_output=True,

@@ -17,6 +17,7 @@ from warroom.platform.supervisor import EXIT_PORT_TAKEN, EXIT_START_FAILED, reda
 from warroom.sdk import Client
 from warroom.v1 import common_pb2
 
+RANDOM_BOT = common_pb2.BotSpec(kind="random", difficulty="beginner")
 SUPERVISOR = [sys.executable, "-m", "warroom.platform.supervisor"]
 
 
@@ -115,7 +116,7 @@ def test_detached_start_on_embedded_defaults_then_stop(tmp_path: Path) -> None:
             async with Client(lobby) as client:
                 await client.login("embedded")
                 assignment = await client.play_now(
-                    common_pb2.GAME_KIND_NEW_COLD_WAR, bot=common_pb2.BotSpec(kind="random")
+                    common_pb2.GAME_KIND_NEW_COLD_WAR, bot=RANDOM_BOT
                 )
                 final = await play_game(client, client.game(assignment), auto="random", quiet=True)
                 assert final.HasField("result")

@@ -47,8 +47,8 @@ EXIT_ALREADY_RUNNING = 4
 EXIT_DIED = 5
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
-console = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+console = Console(highlight=False, width=None if sys.stdout.isatty() else 110)
+err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 110)
 
 SERVICES = (
     ("game", "WARROOM_GAME_PORT", 50052, "WARROOM_GAME_METRICS_PORT", 9152),
@@ -237,6 +237,14 @@ def redis_server_binary() -> Path:
     return binary
 
 
+def service_module(root: Path, name: str) -> str:
+    """The module to run for a service: `services.<name>` (its `__main__`), else its server."""
+    package = root / "services" / name
+    if not (package / "__main__.py").exists() and (package / "server.py").exists():
+        return f"services.{name}.server"
+    return f"services.{name}"
+
+
 def _free_local_port() -> int:
     from warroom.platform.health import free_port
 
@@ -396,7 +404,7 @@ class Supervisor:
             self.children.append(
                 Child(
                     name,
-                    [py, "-m", f"services.{name}"],
+                    [py, "-m", service_module(cfg.root, name)],
                     logs / f"{name}.log",
                     endpoint=cfg.endpoint(name),
                 )
@@ -510,7 +518,6 @@ class Supervisor:
             child.start(self.env, cfg.root)
             self.write_state("starting")
         self.wait_healthy()
-        self.write_state("running")
 
     def stop_all(self, timeout: float = 15.0) -> None:
         """Stop the children in reverse start order, then the embedded Redis."""
@@ -603,7 +610,7 @@ class Supervisor:
         lobby = cfg.endpoint("lobby")
         console.print(
             "\n[bold]Connect[/]\n"
-            f"  .venv/bin/warroom --lobby {lobby} login alice\n"
+            f"  .venv/bin/warroom login alice --lobby {lobby}   # or WARROOM_LOBBY={lobby}\n"
             "  .venv/bin/warroom bots ncw            # play now against bots\n"
             "  .venv/bin/warroom queue ncw           # public matchmaking\n"
             f"  grpcurl -plaintext {lobby} list   # reflection is on; API: docs/api.md, proto/\n"
@@ -692,6 +699,8 @@ def run_foreground(config: Config) -> int:
             started = True
             supervisor.summary()
             console.print("Press Ctrl-C to stop.")
+            sys.stdout.flush()
+            supervisor.write_state("running")
             code = supervisor.watch()
         except StartError as error:
             if error.code == 130:

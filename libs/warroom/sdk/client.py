@@ -47,10 +47,9 @@ RETRYABLE = frozenset(
 STREAM_RETRYABLE = RETRYABLE | {grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN}
 
 _CHANNEL_OPTIONS = (
-    ("grpc.keepalive_time_ms", 20_000),
-    ("grpc.keepalive_timeout_ms", 10_000),
-    ("grpc.keepalive_permit_without_calls", 1),
-    ("grpc.http2.max_pings_without_data", 0),
+    # Servers accept a ping every 5 minutes by default (more earns a GOAWAY too_many_pings).
+    ("grpc.keepalive_time_ms", 300_000),
+    ("grpc.keepalive_timeout_ms", 20_000),
     ("grpc.max_receive_message_length", 32 * 1024 * 1024),
 )
 
@@ -193,7 +192,16 @@ class Client:
         self.player_id = ""
         self.display_name = ""
         self._channels = _Channels()
-        self._lobby = lobby_pb2_grpc.LobbyServiceStub(self._channels.get(lobby))
+        self._lobby_stub: lobby_pb2_grpc.LobbyServiceAsyncStub | None = None
+
+    @property
+    def _lobby(self) -> lobby_pb2_grpc.LobbyServiceAsyncStub:
+        """The lobby stub, created on first use (inside the caller's event loop)."""
+        if self._lobby_stub is None:
+            self._lobby_stub = lobby_pb2_grpc.LobbyServiceStub(
+                self._channels.get(self.lobby_endpoint)
+            )
+        return self._lobby_stub
 
     async def __aenter__(self) -> Client:
         return self
@@ -203,6 +211,7 @@ class Client:
 
     async def close(self) -> None:
         """Close every channel this client opened."""
+        self._lobby_stub = None
         await self._channels.close()
 
     def _metadata(self) -> tuple[tuple[str, str], ...]:
