@@ -11,6 +11,7 @@ from warroom.engine.rules import Rules
 
 _GAMES: dict[str, str] = {
     "ncw": "warroom.games.ncw.rules:NewColdWarRules",
+    "qmg_cw": "warroom.games.qmg_cw.rules:ColdWarRules",
     "qmg_sf": "warroom.games.qmg_sf.rules:SouthFrontRules",
 }
 

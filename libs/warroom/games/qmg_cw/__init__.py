@@ -1,0 +1,1 @@
+"""Quartermaster General: The Cold War (registry id "qmg_cw")."""

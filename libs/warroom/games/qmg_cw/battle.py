@@ -1,0 +1,120 @@
+"""Battle and elimination: the removal procedure with Air Defense, Interceptors and
+"about to be removed" reactions (Berlin Airlift).
+
+A `strike` frame removes one enemy piece: pc 0 opens the defender's `defend`
+decision (Air Defense only in a battle, never against an eliminate or an Air
+Strike), pc 2 means the piece was removed (a land battle then opens the
+attacker's "after you battle" window), pc 3 means it survived.
+"""
+
+from __future__ import annotations
+
+from warroom.games.qmg_cw import board
+from warroom.games.qmg_cw.content import tables
+from warroom.games.qmg_cw.effects import card, piece_label, remove_piece, usable, use_card
+from warroom.games.qmg_cw.flow import Ctx, Options, auto, card_name, chooser, decision, pop, push, update_top
+from warroom.games.qmg_cw.state import AIR, CwState, Frame, piece_bloc, piece_kind, piece_space, seat_bits
+
+
+@auto("strike")
+def _strike(state: CwState, frame: Frame, ctx: Ctx) -> None:
+    if frame.pc == 0:
+        if frame.piece not in state.pieces:
+            pop(state)
+            return
+        update_top(state, pc=1)
+        push(
+            state,
+            Frame("defend", bloc=frame.target, mask=state.bloc_mask(frame.target), piece=frame.piece, tag=frame.tag),
+        )
+        return
+    pop(state)
+    if frame.pc == 2 and frame.tag == "battle" and not tables().is_sea[piece_space(frame.piece)]:
+        push(state, Frame("window", bloc=frame.bloc, tag="after_land_battle", space=piece_space(frame.piece)))
+
+
+def protections(state: CwState, seat: int, victim: int) -> list[int]:
+    """A seat's prepared cards that keep this piece from being removed."""
+    out = []
+    for cid in usable(state, seat, ("about_to_be_removed",)):
+        rule = card(cid).trigger
+        if rule.get("piece") == "army" and piece_kind(victim) != 0:
+            continue
+        if "near" in rule:
+            near = tables().space(rule["near"])
+            spaces = board.within(state, near, int(rule.get("range", 0)), piece_bloc(victim))
+            if piece_space(victim) not in spaces:
+                continue
+        out.append(cid)
+    return out
+
+
+def air_defenders(state: CwState, frame: Frame) -> list[int]:
+    """Defending Air Forces in or adjacent to the battle space (supply not needed)."""
+    space = piece_space(frame.piece)
+    near = board.neighbours(state, space, frame.bloc) | {space}
+    return [p for p in state.pieces if piece_bloc(p) == frame.bloc and piece_kind(p) == AIR and piece_space(p) in near]
+
+
+@decision("defend", "Your piece is about to be removed: react or let it go")
+def _defend_options(state: CwState, frame: Frame) -> Options:
+    below = state.stack[-2] if len(state.stack) > 1 else None
+    if below is None or below.kind != "strike" or below.pc != 1 or frame.piece not in state.pieces:
+        return {}
+    out: Options = {}
+    defenders = air_defenders(state, frame) if frame.tag == "battle" else []
+    for seat in seat_bits(frame.mask):
+        opts = [(f"ad:{p}", f"Air Defense: lose the {piece_label(p)}") for p in defenders]
+        opts += [(f"use:{c}", card_name(c)) for c in protections(state, seat, frame.piece)]
+        opts.append(("pass", "Let the piece be removed"))
+        out[seat] = opts
+    return out
+
+
+@chooser("defend")
+def _defend_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if option == "pass":
+        pop(state)
+        remove_piece(state, frame.piece, ctx)
+        update_top(state, pc=2)
+        return
+    if option.startswith("use:"):
+        use_card(state, seat, int(option[4:]), ctx)
+        return
+    af = int(option[3:])
+    ctx.log(f"Air Defense: the {piece_label(af)} is lost instead")
+    state.remove_piece(af)
+    attacker = state.stack[-2].bloc
+    push(state, Frame("intercept", bloc=attacker, mask=state.bloc_mask(attacker), piece=frame.piece))
+
+
+def interceptors(state: CwState, frame: Frame) -> list[int]:
+    """The attacker's supplied Air Forces in or adjacent to the battle space."""
+    space = piece_space(frame.piece)
+    near = board.neighbours(state, space, frame.bloc) | {space}
+    supply = board.Supply(state)
+    return [
+        p
+        for p in state.pieces
+        if piece_bloc(p) == frame.bloc and piece_kind(p) == AIR and piece_space(p) in near and supply.supplied(p)
+    ]
+
+
+@decision("intercept", "The defender used Air Defense: intercept it?")
+def _intercept_options(state: CwState, frame: Frame) -> Options:
+    opts = [(f"ic:{p}", f"Intercept with the {piece_label(p)}") for p in interceptors(state, frame)]
+    opts.append(("pass", "Let the battle fail"))
+    return {seat: opts for seat in seat_bits(frame.mask)}
+
+
+@chooser("intercept")
+def _intercept_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    pop(state)
+    if option == "pass":
+        pop(state)
+        update_top(state, pc=3)
+        ctx.log("the battle fails")
+        return
+    af = int(option[3:])
+    ctx.log(f"Interceptor: the {piece_label(af)} is removed")
+    state.remove_piece(af)

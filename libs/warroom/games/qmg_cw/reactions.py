@@ -1,0 +1,110 @@
+"""Reaction windows: Status, WMD and Espionage cards used in reaction to a trigger.
+
+When more than one Bloc can react, the enemies of the Bloc taking its turn react
+first (the moving Bloc picks which enemy goes first), and the moving Bloc reacts
+last. Each Bloc uses its reactions one at a time, then passes. Triggers: a card
+was resolved ("any time" cards), an Army was built, a land battle was fought, an
+enemy built a Navy where a Bloc has a Navy.
+"""
+
+from __future__ import annotations
+
+from warroom.games.qmg_cw.effects import enemies, usable
+from warroom.games.qmg_cw.flow import Ctx, Options, auto, bloc_name, card_name, chooser, decision, pop, push, update_top
+from warroom.games.qmg_cw.state import NAVY, CwState, Frame, piece_bloc, piece_kind, piece_space, seat_bits
+
+TIMING = {
+    "resolved": "any_time",
+    "after_build_army": "after_build_army",
+    "after_land_battle": "after_land_battle",
+    "enemy_builds_navy": "enemy_builds_navy",
+}
+
+
+def eligible(state: CwState, frame: Frame, seat: int) -> list[int]:
+    """The cards a seat may use in this window."""
+    bloc = state.seats[seat].bloc
+    trigger = frame.tag
+    if trigger in ("after_build_army", "after_land_battle") and bloc != frame.bloc:
+        return []
+    if trigger == "enemy_builds_navy":
+        if bloc == frame.bloc:
+            return []
+        if not any(
+            piece_space(p) == frame.space and piece_bloc(p) == bloc and piece_kind(p) == NAVY for p in state.pieces
+        ):
+            return []
+    return usable(state, seat, (TIMING[trigger],))
+
+
+def _mask(state: CwState, frame: Frame, bloc: int) -> int:
+    mask = 0
+    for seat in state.bloc_seats(bloc):
+        if eligible(state, frame, seat):
+            mask |= 1 << seat
+    return mask
+
+
+@auto("window")
+def _window(state: CwState, frame: Frame, ctx: Ctx) -> None:
+    if frame.pc == 0:
+        active = state.active
+        order = [b for b in enemies(active) if _mask(state, frame, b)]
+        if _mask(state, frame, active):
+            order.append(active)
+        if not order:
+            pop(state)
+            return
+        first_two = [b for b in order if b != active]
+        update_top(state, pc=1, items=tuple(order))
+        if len(first_two) == 2:
+            push(state, Frame("react_order", bloc=active, mask=state.bloc_mask(active), items=tuple(first_two)))
+        return
+    if not frame.items:
+        pop(state)
+        return
+    bloc = frame.items[0]
+    update_top(state, items=frame.items[1:])
+    mask = _mask(state, frame, bloc)
+    if mask:
+        push(state, Frame("react", bloc=bloc, mask=mask, tag=frame.tag, space=frame.space, target=frame.bloc))
+
+
+@decision("react_order", "Choose which enemy Bloc reacts first")
+def _order_options(state: CwState, frame: Frame) -> Options:
+    opts = [(f"first:{b}", bloc_name(b)) for b in frame.items]
+    return {seat: opts for seat in seat_bits(frame.mask)}
+
+
+@chooser("react_order")
+def _order_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    pop(state)
+    first = int(option[6:])
+    window = state.stack[-1]
+    rest = [b for b in window.items if b != first]
+    update_top(state, items=(first, *rest))
+
+
+@decision("react", "React with a prepared card, or pass")
+def _react_options(state: CwState, frame: Frame) -> Options:
+    out: Options = {}
+    probe = Frame("window", bloc=frame.target, tag=frame.tag, space=frame.space)
+    for seat in seat_bits(frame.mask):
+        cards = eligible(state, probe, seat)
+        if cards:
+            out[seat] = [*((f"use:{c}", card_name(c)) for c in cards), ("pass", "Pass")]
+    return out
+
+
+@chooser("react")
+def _react_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if option == "pass":
+        mask = frame.mask & ~(1 << seat)
+        if mask:
+            update_top(state, mask=mask)
+        else:
+            pop(state)
+        return
+    from warroom.games.qmg_cw.effects import use_card
+
+    use_card(state, seat, int(option[4:]), ctx)

@@ -1,0 +1,155 @@
+"""QMG: The Cold War rules: the `Rules` implementation over `CwState` (registered as "qmg_cw")."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from google.protobuf.message import Message
+
+from warroom.engine.errors import IllegalOptionError, SetupError
+from warroom.engine.model import Applied, Decision, Option, Result, SeatInfo, VariantInfo
+from warroom.engine.rules import Rules
+from warroom.games.qmg_cw import air, battle, codec, reactions, scoring, turn, views  # noqa: F401
+from warroom.games.qmg_cw import board, flow
+from warroom.games.qmg_cw.content import BLOC_NAMES, BLOCS, DECKS, KINDS, NATS, tables
+from warroom.games.qmg_cw.setup import new_state
+from warroom.games.qmg_cw.state import AIR, CwState, piece_bloc, piece_kind, piece_nat, piece_space
+from warroom.games.qmg_cw.v1 import qmg_cw_pb2 as pb
+
+
+def side_name(bloc: int, colour: int) -> str:
+    """A seat's side: the bloc, with its deck colour when shared."""
+    return BLOC_NAMES[bloc] if colour < 0 else f"{BLOC_NAMES[bloc]} ({DECKS[colour].title()})"
+
+
+class ColdWarRules(Rules[CwState]):
+    """The rules of Quartermaster General: The Cold War, for 3-6 players."""
+
+    game_id = "qmg_cw"
+    title = "Quartermaster General: The Cold War"
+
+    def variants(self) -> Sequence[VariantInfo]:
+        """3p, 4p, 5p and 6p per the Player Assignment chart."""
+        out = []
+        for vid, (description, seats) in tables().variants.items():
+            out.append(VariantInfo(vid, description, len(seats), tuple(side_name(b, c) for b, c in seats)))
+        return out
+
+    def setup(self, seed: int, variant: str, options: Mapping[str, str]) -> CwState:
+        """A new game waiting for the opening-hand choices."""
+        if options:
+            raise SetupError(f"qmg_cw: unknown options {sorted(options)}")
+        state = new_state(seed, variant)
+        flow.run(state, flow.Ctx())
+        return state
+
+    def seats(self, state: CwState) -> Sequence[SeatInfo]:
+        """The seats; teammates share their bloc as team."""
+        return [SeatInfo(i, side_name(s.bloc, s.colour), BLOCS[s.bloc]) for i, s in enumerate(state.seats)]
+
+    def decision(self, state: CwState) -> Decision | None:
+        """The pending decision (the top frame)."""
+        frame = state.top()
+        if frame is None or state.over:
+            return None
+        options = flow.options_of(state, frame)
+        return Decision(
+            kind=frame.kind,
+            prompt=flow.PROMPTS.get(frame.kind, frame.kind),
+            options={s: tuple(Option(i, label) for i, label in opts) for s, opts in sorted(options.items())},
+        )
+
+    def apply(self, state: CwState, seat: int, option_id: str) -> Applied[CwState]:
+        """Apply one option to a clone of the state."""
+        frame = state.top()
+        if frame is None or state.over:
+            raise IllegalOptionError("", option_id, seat, "the game is over")
+        options = flow.options_of(state, frame)
+        if seat not in options:
+            raise IllegalOptionError("", option_id, seat, f"seat {seat} does not act in {frame.kind!r}")
+        if not any(i == option_id for i, _ in options[seat]):
+            raise IllegalOptionError("", option_id, seat, "not a legal option")
+        work = state.clone()
+        ctx = flow.Ctx()
+        before = work.rng
+        flow.choose(work, seat, option_id, ctx)
+        return Applied(work, tuple(ctx.events), ctx.irreversible or work.rng != before)
+
+    def view(self, state: CwState, seat: int | None) -> Message:
+        """A seat's view (see views.py for who sees what)."""
+        return views.view(state, seat)
+
+    def result(self, state: CwState) -> Result | None:
+        """Scores are the bloc VPs; winners the winning bloc's seats; ranks by bloc VPs."""
+        if not state.over:
+            return None
+        blocs = [s.bloc for s in state.seats]
+        others = sorted({state.vp[b] for b in range(3) if b not in state.winners}, reverse=True)
+        ranks = {
+            i: 0 if b in state.winners else 1 + others.index(state.vp[b]) for i, b in enumerate(blocs)
+        }
+        winners = frozenset(i for i, b in enumerate(blocs) if b in state.winners)
+        return Result({i: float(state.vp[b]) for i, b in enumerate(blocs)}, winners, ranks, state.reason)
+
+    def encode_state(self, state: CwState) -> Message:
+        """The State message."""
+        return codec.encode(state)
+
+    def decode_state(self, message: Message) -> CwState:
+        """The state from a State message."""
+        assert isinstance(message, pb.State)
+        return codec.decode(message)
+
+    def state_message_type(self) -> type[Message]:
+        """qmg_cw_pb2.State."""
+        return pb.State
+
+    def determinize(self, view: Message, seat: int, rng_seed: int) -> CwState:
+        """A state consistent with a seat's view, hidden cards and RNG sampled afresh."""
+        assert isinstance(view, pb.View)
+        return views.determinize(view, seat, rng_seed)
+
+    def invariants(self, state: CwState) -> list[str]:
+        """Card conservation, piece pools and the stacking limits."""
+        problems = []
+        zones = Counter[int]()
+        for s in state.seats:
+            for zone in (s.hand, s.deck, s.discard_up, s.discard_down, s.prepared, s.espionage, s.opening):
+                zones.update(zone)
+        if sorted(zones) != list(range(len(tables().cards))) or any(v != 1 for v in zones.values()):
+            problems.append("cards are not each in exactly one zone")
+        if len(set(state.pieces)) != len(state.pieces):
+            problems.append("duplicate piece")
+        for nat in range(5):
+            for kind in range(3):
+                n = sum(1 for p in state.pieces if piece_nat(p) == nat and piece_kind(p) == kind)
+                if n > tables().piece_pool[nat][kind]:
+                    problems.append(f"too many {NATS[nat]} {KINDS[kind]} pieces")
+        for p in state.pieces:
+            sea = tables().is_sea[piece_space(p)]
+            if (piece_kind(p) == 0 and sea) or (piece_kind(p) == 1 and not sea):
+                problems.append(f"piece {p} on the wrong terrain")
+        if not state.over and not state.stack:
+            problems.append("no pending step")
+        if any(v < 0 for v in state.vp):
+            problems.append("negative VPs")
+        return problems
+
+    def evaluate(self, state: CwState, seat: int) -> float:
+        """A heuristic value in [0, 1] for the seat's bloc: VP share and supplied-piece share."""
+        bloc = state.seats[seat].bloc
+        if state.over:
+            if bloc in state.winners:
+                return 1.0 / len(state.winners)
+            return 0.0
+        total_vp = sum(state.vp)
+        vp_share = state.vp[bloc] / total_vp if total_vp else 1 / 3
+        supply = board.Supply(state)
+        counts = [0, 0, 0]
+        for p in state.pieces:
+            if piece_kind(p) != AIR and supply.supplied(p):
+                counts[piece_bloc(p)] += 1
+        total = sum(counts)
+        piece_share = counts[bloc] / total if total else 1 / 3
+        return max(0.0, min(1.0, 0.7 * vp_share + 0.3 * piece_share))

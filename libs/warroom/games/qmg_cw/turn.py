@@ -1,0 +1,413 @@
+"""Setup's opening hands and the 7-step turn, with the team-play restrictions.
+
+Each Bloc's turn is a `turn` frame whose pc walks the steps: Begin Turn (Reallocate
+Resources, prepared cards, Organic Supply, removing own pieces; teammates act
+jointly, each answers `done`), Air and Action (one teammate acts: the first
+answer closes the step), Supply (Organic Supply, then out-of-supply pieces go),
+Discard (discard 1 or give 1 to the teammate), Espionage (discard 1 to prepare
+an Espionage card face down) and Draw (each player to 7).
+"""
+
+from __future__ import annotations
+
+from warroom.games.qmg_cw import board
+from warroom.games.qmg_cw.content import KINDS, tables
+from warroom.games.qmg_cw.effects import card, piece_label, play_card, prepare_card, remove_piece, usable, use_card
+from warroom.games.qmg_cw.flow import (
+    Ctx,
+    Options,
+    auto,
+    bloc_name,
+    card_name,
+    chooser,
+    decision,
+    discard_hand_card,
+    draw,
+    pay,
+    pop,
+    push,
+    shuffle_deck,
+    space_name,
+    update_top,
+)
+from warroom.games.qmg_cw.state import (
+    AIR,
+    HAND_SIZE,
+    LAST_ROUND,
+    NATIONALIST,
+    NA,
+    SOV,
+    CwState,
+    Frame,
+    piece_bloc,
+    piece_kind,
+    piece_nat,
+    seat_bits,
+)
+
+REALLOC_TYPES = frozenset({"build_army", "build_navy", "land_battle", "sea_battle", "air_power"})
+
+
+def opening_need(state: CwState, seat: int) -> tuple[int, int]:
+    """(Espionage cards to place, cards to put on the bottom) for a seat's opening draw."""
+    return (1, 2) if state.teamed(state.seats[seat].bloc) else (2, 3)
+
+
+@decision("open", "Opening hand: place Espionage cards face down, then cards on the bottom of your deck")
+def _open_options(state: CwState, frame: Frame) -> Options:
+    out: Options = {}
+    for seat in seat_bits(frame.mask):
+        player = state.seats[seat]
+        esp, _ = opening_need(state, seat)
+        if len(player.espionage) < esp:
+            cards = [c for c in player.opening if card(c).type == "espionage"]
+            out[seat] = [(f"esp:{c}", card_name(c)) for c in cards]
+        else:
+            out[seat] = [(f"bottom:{c}", card_name(c)) for c in player.opening]
+    return out
+
+
+@chooser("open")
+def _open_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    player = state.seats[seat]
+    kind, _, value = option.partition(":")
+    cid = int(value)
+    player.opening.remove(cid)
+    if kind == "esp":
+        player.espionage.append(cid)
+    else:
+        player.deck.append(cid)
+    if len(player.opening) == HAND_SIZE and len(player.espionage) >= opening_need(state, seat)[0]:
+        player.hand.extend(player.opening)
+        player.opening.clear()
+        mask = frame.mask & ~(1 << seat)
+        if mask:
+            update_top(state, mask=mask)
+        else:
+            pop(state)
+            push(state, Frame("turn", bloc=SOV))
+
+
+def start_turn(state: CwState, bloc: int) -> None:
+    """Reset the per-turn bookkeeping."""
+    state.active = bloc
+    state.organic.clear()
+    state.used.clear()
+    state.realloc = 0
+
+
+STEP_FRAMES = ("begin", "air", "action", "supply", "discard_step", "esp_step")
+
+
+@auto("turn")
+def _turn(state: CwState, frame: Frame, ctx: Ctx) -> None:
+    bloc = frame.bloc
+    if frame.pc == 0:
+        start_turn(state, bloc)
+        ctx.log(f"Round {state.round}: {bloc_name(bloc)} turn", kind="turn")
+    if frame.pc < len(STEP_FRAMES):
+        update_top(state, pc=frame.pc + 1)
+        push(state, Frame(STEP_FRAMES[frame.pc], bloc=bloc, mask=state.bloc_mask(bloc)))
+        return
+    pop(state)
+    for seat in state.bloc_seats(bloc):
+        draw(state, seat, HAND_SIZE - len(state.seats[seat].hand), ctx)
+    state.organic.clear()
+    if bloc < NA:
+        push(state, Frame("turn", bloc=bloc + 1))
+    else:
+        push(state, Frame("round_end"))
+
+
+@auto("round_end")
+def _round_end(state: CwState, frame: Frame, ctx: Ctx) -> None:
+    from warroom.games.qmg_cw.scoring import scoring_phase
+
+    pop(state)
+    if state.round % 2 == 0 or state.round == LAST_ROUND:
+        scoring_phase(state, ctx)
+        if state.over:
+            return
+    state.round += 1
+    push(state, Frame("turn", bloc=SOV))
+
+
+# ---------------------------------------------------------------- options shared by steps
+
+
+def out_of_supply(state: CwState, bloc: int) -> list[int]:
+    """A bloc's Armies and Navies out of supply (Organic Supply counts as supplied)."""
+    supply = board.Supply(state)
+    return [
+        p for p in state.pieces if piece_bloc(p) == bloc and piece_kind(p) != AIR and not supply.supplied(p)
+    ]
+
+
+def organic_options(state: CwState, seat: int, bloc: int) -> list[tuple[str, str]]:
+    """Discard a card to put an out-of-supply Army or Navy of the bloc in supply for the turn."""
+    if not state.seats[seat].hand:
+        return []
+    return [(f"organic:{p}", f"Organic Supply for the {piece_label(p)}") for p in out_of_supply(state, bloc)]
+
+
+def do_organic(state: CwState, seat: int, piece: int, ctx: Ctx) -> None:
+    """Pay one card for Organic Supply."""
+    pay(state, 1 << seat, 1, Frame("organic_done", piece=piece))
+
+
+@auto("organic_done")
+def _organic_done(state: CwState, frame: Frame, ctx: Ctx) -> None:
+    pop(state)
+    if frame.piece in state.pieces and frame.piece not in state.organic:
+        state.organic.append(frame.piece)
+        state.organic.sort()
+        ctx.log(f"Organic Supply: the {piece_label(frame.piece)} is in supply this turn")
+
+
+@decision("begin", "Begin Turn step: Reallocate Resources, use prepared cards, or done")
+def _begin_options(state: CwState, frame: Frame) -> Options:
+    out: Options = {}
+    for seat in seat_bits(frame.mask):
+        player = state.seats[seat]
+        opts: list[tuple[str, str]] = []
+        if not state.realloc & (1 << seat) and len(player.hand) >= 3:
+            opts.append(("realloc", "Reallocate Resources"))
+        opts += [(f"use:{c}", card_name(c)) for c in usable(state, seat, ("begin_turn", "any_time"))]
+        opts += organic_options(state, seat, frame.bloc)
+        opts += [(f"remove:{p}", f"Remove your {piece_label(p)}") for p in state.pieces if piece_bloc(p) == frame.bloc]
+        opts.append(("done", "End the Begin Turn step"))
+        out[seat] = opts
+    return out
+
+
+@chooser("begin")
+def _begin_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if option == "done":
+        mask = frame.mask & ~(1 << seat)
+        if mask:
+            update_top(state, mask=mask)
+        else:
+            pop(state)
+    elif option == "realloc":
+        state.realloc |= 1 << seat
+        pay(state, 1 << seat, 3, Frame("realloc_pick", mask=1 << seat, owner=seat))
+    elif option.startswith("use:"):
+        use_card(state, seat, int(option[4:]), ctx)
+    elif option.startswith("organic:"):
+        do_organic(state, seat, int(option[8:]), ctx)
+    elif option.startswith("remove:"):
+        remove_piece(state, int(option[7:]), ctx)
+
+
+@decision("realloc_pick", "Reallocate Resources: choose a card from your draw deck")
+def _realloc_options(state: CwState, frame: Frame) -> Options:
+    deck = state.seats[frame.owner].deck
+    cards = sorted({c for c in deck if card(c).type in REALLOC_TYPES})
+    opts = [(f"r:{c}", card_name(c)) for c in cards] or [("none", "No eligible card")]
+    return {frame.owner: opts}
+
+
+@chooser("realloc_pick")
+def _realloc_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    pop(state)
+    player = state.seats[seat]
+    if option != "none":
+        cid = int(option[2:])
+        player.deck.remove(cid)
+        player.hand.append(cid)
+        ctx.log(f"{bloc_name(player.bloc)} reveals {card_name(cid)} from its deck", kind="reveal")
+    shuffle_deck(state, seat, ctx)
+
+
+@decision("air", "Air step: play an Air Power card, or discard a card to rebase an Air Force")
+def _air_options(state: CwState, frame: Frame) -> Options:
+    out: Options = {}
+    afs = [p for p in state.pieces if piece_bloc(p) == frame.bloc and piece_kind(p) == AIR]
+    for seat in seat_bits(frame.mask):
+        player = state.seats[seat]
+        opts = [(f"air:{c}", card_name(c)) for c in player.hand if card(c).type == "air_power"]
+        if player.hand:
+            for af in afs:
+                for dest in rebase_spaces(state, af):
+                    opts.append((f"rebase:{af}:{dest}", f"Rebase the {piece_label(af)} to {space_name(dest)}"))
+        opts += [(f"use:{c}", card_name(c)) for c in usable(state, seat, ("any_time",))]
+        opts += organic_options(state, seat, frame.bloc)
+        opts.append(("pass", "Skip the Air step"))
+        out[seat] = opts
+    return out
+
+
+def rebase_spaces(state: CwState, af: int) -> list[int]:
+    """Where an Air Force may be rebased (built elsewhere: with a supplied Army/Navy of its nationality)."""
+    without = state.clone()
+    without.remove_piece(af)
+    nat = piece_nat(af)
+    here = af // 32
+    return [s for s in board.build_spaces(without, nat, AIR, None, recruit=False) if s != here]
+
+
+@chooser("air")
+def _air_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if option.startswith("organic:"):
+        do_organic(state, seat, int(option[8:]), ctx)
+        return
+    if option.startswith("use:"):
+        use_card(state, seat, int(option[4:]), ctx)
+        return
+    pop(state)
+    if option.startswith("air:"):
+        play_card(state, seat, int(option[4:]), ctx)
+    elif option.startswith("rebase:"):
+        _, af, dest = option.split(":")
+        pay(state, 1 << seat, 1, Frame("rebase_do", piece=int(af), space=int(dest)))
+
+
+@auto("rebase_do")
+def _rebase_do(state: CwState, frame: Frame, ctx: Ctx) -> None:
+    pop(state)
+    if frame.piece not in state.pieces:
+        return
+    state.remove_piece(frame.piece)
+    nat = piece_nat(frame.piece)
+    if board.can_stand(state, frame.space, nat, AIR):
+        board.place(state, frame.space, nat, AIR)
+    ctx.log(f"Air Force rebased to {space_name(frame.space)}")
+
+
+ACTION_PLAY = frozenset({"build_army", "build_navy", "land_battle", "sea_battle", "event"})
+
+
+@decision("action", "Action step: play or prepare one card")
+def _action_options(state: CwState, frame: Frame) -> Options:
+    out: Options = {}
+    for seat in seat_bits(frame.mask):
+        player = state.seats[seat]
+        opts = [(f"play:{c}", card_name(c)) for c in player.hand if card(c).type in ACTION_PLAY]
+        opts += [(f"prep:{c}", card_name(c)) for c in player.hand if card(c).type in ("status", "wmd")]
+        opts += [(f"use:{c}", card_name(c)) for c in usable(state, seat, ("any_time",))]
+        opts += organic_options(state, seat, frame.bloc)
+        opts.append(("pass", "Skip the Action step"))
+        out[seat] = opts
+    return out
+
+
+@chooser("action")
+def _action_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if option.startswith("organic:"):
+        do_organic(state, seat, int(option[8:]), ctx)
+        return
+    if option.startswith("use:"):
+        use_card(state, seat, int(option[4:]), ctx)
+        return
+    pop(state)
+    if option.startswith("play:"):
+        play_card(state, seat, int(option[5:]), ctx)
+    elif option.startswith("prep:"):
+        prepare_card(state, seat, int(option[5:]), ctx)
+
+
+def _supply_removals(state: CwState, frame: Frame, ctx: Ctx) -> None:
+    pop(state)
+    push(state, Frame("supply_air", bloc=frame.bloc))
+    for p in out_of_supply(state, frame.bloc):
+        if piece_nat(p) != NATIONALIST:
+            ctx.log(f"out of supply: the {piece_label(p)} is removed")
+            remove_piece(state, p, ctx)
+
+
+@decision("supply", "Supply step: pay Organic Supply, or let out-of-supply pieces go", _supply_removals)
+def _supply_options(state: CwState, frame: Frame) -> Options:
+    removable = [p for p in out_of_supply(state, frame.bloc) if piece_nat(p) != NATIONALIST]
+    if not removable:
+        return {}
+    out: Options = {}
+    for seat in seat_bits(frame.mask):
+        opts = [o for o in organic_options(state, seat, frame.bloc) if piece_nat(int(o[0][8:])) != NATIONALIST]
+        out[seat] = [*opts, ("done", "Remove the out-of-supply pieces")]
+    return out
+
+
+@chooser("supply")
+def _supply_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if option == "done":
+        _supply_removals(state, frame, ctx)
+    else:
+        do_organic(state, seat, int(option[8:]), ctx)
+
+
+@auto("supply_air")
+def _supply_air(state: CwState, frame: Frame, ctx: Ctx) -> None:
+    pop(state)
+    supply = board.Supply(state)
+    for p in list(state.pieces):
+        if piece_bloc(p) == frame.bloc and piece_kind(p) == AIR and piece_nat(p) != NATIONALIST:
+            if not supply.supplied(p):
+                ctx.log(f"out of supply: the {piece_label(p)} is removed")
+                state.remove_piece(p)
+
+
+@decision("discard_step", "Discard step: discard 1 card, or give 1 card to your teammate")
+def _discard_options(state: CwState, frame: Frame) -> Options:
+    out: Options = {}
+    seats = seat_bits(frame.mask)
+    for seat in seats:
+        hand = state.seats[seat].hand
+        if not hand:
+            continue
+        opts = [(f"discard:{c}", f"Discard {card_name(c)}") for c in hand]
+        if len(seats) > 1:
+            opts += [(f"give:{c}", f"Give {card_name(c)} to your teammate") for c in hand]
+        out[seat] = [*opts, ("pass", "Skip the Discard step")]
+    return out
+
+
+@chooser("discard_step")
+def _discard_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    pop(state)
+    if option.startswith("discard:"):
+        discard_hand_card(state, seat, int(option[8:]))
+        ctx.log(f"seat {seat} discards a card")
+    elif option.startswith("give:"):
+        cid = int(option[5:])
+        mate = next(s for s in seat_bits(frame.mask) if s != seat)
+        state.seats[seat].hand.remove(cid)
+        state.seats[mate].hand.append(cid)
+        ctx.log(f"seat {seat} gives a card to seat {mate}")
+
+
+@decision("esp_step", "Espionage step: discard a card to prepare an Espionage card face down")
+def _esp_options(state: CwState, frame: Frame) -> Options:
+    out: Options = {}
+    for seat in seat_bits(frame.mask):
+        hand = state.seats[seat].hand
+        esp = [c for c in hand if card(c).type == "espionage"]
+        if not esp:
+            continue
+        opts = [(f"espdisc:{c}", f"Discard {card_name(c)}") for c in hand if any(e != c for e in esp)]
+        if opts:
+            out[seat] = [*opts, ("pass", "Skip the Espionage step")]
+    return out
+
+
+@chooser("esp_step")
+def _esp_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    pop(state)
+    if option == "pass":
+        return
+    discard_hand_card(state, seat, int(option[8:]))
+    push(state, Frame("esp_pick", mask=1 << seat, owner=seat))
+
+
+@decision("esp_pick", "Choose the Espionage card to prepare face down")
+def _esp_pick_options(state: CwState, frame: Frame) -> Options:
+    hand = state.seats[frame.owner].hand
+    return {frame.owner: [(f"esp:{c}", card_name(c)) for c in hand if card(c).type == "espionage"]}
+
+
+@chooser("esp_pick")
+def _esp_pick_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    pop(state)
+    prepare_card(state, seat, int(option[4:]), ctx)
+
+
+__all__ = ["KINDS", "tables"]
