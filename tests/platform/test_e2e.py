@@ -33,6 +33,36 @@ RANDOM_BOT = common_pb2.BotSpec(kind="random", difficulty="beginner")
 PRIVATE_FIELDS = ("hand", "objectives", "objective_offer", "objectives_out")
 
 
+STALL_S = float(os.environ.get("WARROOM_E2E_STALL_S", "120"))
+
+
+async def play_to_end(client: Client, assignment: common_pb2.Assignment) -> game_pb2.SeatView:
+    """Play a seat with random choices; fail fast, with the owed decision, if the game stalls."""
+    session = client.game(assignment)
+    playing = asyncio.create_task(play_game(client, session, auto="random", quiet=True))
+    probe = client.game(assignment)
+    last_version, last_change = -1, asyncio.get_running_loop().time()
+    try:
+        while not playing.done():
+            await asyncio.wait({playing}, timeout=5)
+            if playing.done():
+                break
+            view = await probe.view()
+            now = asyncio.get_running_loop().time()
+            if view.version != last_version:
+                last_version, last_change = view.version, now
+            elif now - last_change > STALL_S:
+                owed = ", ".join(str(s) for s in view.decision.seats)
+                bots = [s.index for s in view.seats if s.is_bot]
+                raise AssertionError(
+                    f"game {assignment.game_id} stalled for {STALL_S:g}s at version {view.version}: "
+                    f"decision {view.decision.kind!r} owed by seats [{owed}] (bot seats {bots})"
+                )
+        return playing.result()
+    finally:
+        playing.cancel()
+
+
 def test_supervisor_reports_every_process_healthy(platform: Platform) -> None:
     state = read_state(platform.var)
     assert state["status"] == "running"
@@ -69,12 +99,7 @@ async def test_four_players_queue_for_ncw_and_ratings_update(platform: Platform)
         assert len({a.seat_token for a in assignments}) == 4
 
         finals = await asyncio.wait_for(
-            asyncio.gather(
-                *(
-                    play_game(c, c.game(a), auto="random", quiet=True)
-                    for c, a in zip(clients, assignments, strict=True)
-                )
-            ),
+            asyncio.gather(*(play_to_end(c, a) for c, a in zip(clients, assignments, strict=True))),
             timeout=900,
         )
         for final in finals:
@@ -111,7 +136,7 @@ async def test_play_now_against_bots_completes(platform: Platform) -> None:
     try:
         assignment = await client.play_now(NCW, bot=RANDOM_BOT)
         session = client.game(assignment)
-        final = await asyncio.wait_for(play_game(client, session, auto="random", quiet=True), 900)
+        final = await asyncio.wait_for(play_to_end(client, assignment), 900)
         assert final.HasField("result")
         seats = final.seats
         assert sum(1 for s in seats if s.is_bot) == len(seats) - 1
@@ -174,9 +199,7 @@ async def test_spectator_sees_no_hidden_information(platform: Platform) -> None:
                 seen.append(update.view)
 
         watching = asyncio.create_task(spectate())
-        final = await asyncio.wait_for(
-            play_game(client, client.game(assignment), auto="random", quiet=True), 900
-        )
+        final = await asyncio.wait_for(play_to_end(client, assignment), 900)
         await asyncio.wait_for(watching, 60)
         assert final.HasField("result")
         assert seen and seen[-1].HasField("result")
