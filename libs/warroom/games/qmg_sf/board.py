@@ -63,6 +63,40 @@ def pieces_at(s: SfState, space: int) -> list[int]:
     return [p for p, at in enumerate(s.loc) if at == space]
 
 
+_OCC: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+
+
+def occupancy(s: SfState) -> tuple[int, ...]:
+    """Per space: bit 0/1 Axis/Allies present (pieces or MCFs), bit 2/3 Axis/Allies fleet or carrier.
+
+    Memoized on the piece positions and minor-country facts (states are never shared
+    mutably, so equal keys mean equal answers).
+    """
+    key = (tuple(s.loc), tuple(s.mcf), tuple(s.minor))
+    hit = _OCC.get(key)
+    if hit is not None:
+        return hit
+    t = tables()
+    occ = [0] * len(t.space_ids)
+    for p, at in enumerate(s.loc):
+        if at == OFF:
+            continue
+        sd = SIDE_OF_FACTION[t.piece_faction[p]]
+        occ[at] |= 1 << sd
+        if t.piece_kind[p] in (FLEET, CARRIER):
+            occ[at] |= 4 << sd
+    for sp, n in enumerate(s.mcf):
+        if n > 0:
+            c = t.country[sp]
+            if c >= 0 and s.minor[c] >= 0:
+                occ[sp] |= 1 << s.minor[c]
+    if len(_OCC) > 20000:
+        _OCC.clear()
+    out = tuple(occ)
+    _OCC[key] = out
+    return out
+
+
 def mcf_side(s: SfState, space: int) -> int:
     """The side of the MCFs in a space (-1 when none or still neutral)."""
     if s.mcf[space] <= 0:
@@ -73,29 +107,24 @@ def mcf_side(s: SfState, space: int) -> int:
 
 def occupant(s: SfState, space: int) -> int:
     """The side occupying a space (pieces or MCFs), or -1 when unoccupied."""
-    for p, at in enumerate(s.loc):
-        if at == space:
-            return side_of(p)
-    return mcf_side(s, space)
+    o = occupancy(s)[space] & 3
+    return -1 if o == 0 else (0 if o == 1 else 1)
 
 
 def occupied_by(s: SfState, space: int, side: int) -> bool:
     """Whether `side` has a piece or MCF in the space."""
-    return occupant(s, space) == side
+    return bool(occupancy(s)[space] >> side & 1)
 
 
 def enemy_occupied(s: SfState, space: int, side: int) -> bool:
     """Whether the other side has a piece or MCF in the space."""
-    return occupant(s, space) == 1 - side
+    return bool(occupancy(s)[space] >> (1 - side) & 1)
 
 
 def controls(s: SfState, space: int, side: int) -> bool:
     """Control: land by marker; water by fleets/carriers (unoccupied water is both sides')."""
     if tables().water[space]:
-        return not any(
-            at == space and side_of(p) != side and kind(p) in (FLEET, CARRIER)
-            for p, at in enumerate(s.loc)
-        )
+        return not occupancy(s)[space] >> (3 - side) & 1
     return s.control[space] == side
 
 

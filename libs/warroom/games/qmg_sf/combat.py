@@ -68,7 +68,7 @@ def force_of(s: SfState, fac: int, src: int, tgt: int) -> list[int]:
     t = tables()
     sea = t.water[tgt]
     out = []
-    cache: dict[int, set[int]] = {}
+    cache: dict[int, frozenset[int]] = {}
     for p, at in enumerate(s.loc):
         if at != src or not in_force(fac, p):
             continue
@@ -169,7 +169,7 @@ def _reaction_factions(c: Combat) -> int:
 def _support(s: SfState, c: Combat, side: int, factions: int, supplied_only: bool) -> list[int]:
     """Airplanes/fleets adjacent to the attacked space that may be removed instead."""
     near = set(adjacent(s, c.tgt, side))
-    cache: dict[int, set[int]] = {}
+    cache: dict[int, frozenset[int]] = {}
     out = []
     for p, at in enumerate(s.loc):
         if at == OFF or at not in near or side_of(p) != side or p in c.force:
@@ -279,7 +279,7 @@ def _cont_options(s: SfState, c: Combat) -> Options:
     if c.free:
         out.append(("free", "Continue the attack (countered loss)"))
     force = alive_force(s, c)
-    cache: dict[int, set[int]] = {}
+    cache: dict[int, frozenset[int]] = {}
     if len(force) > 1:
         for p in force:
             if kind(p) == CARRIER or rank(p, c.sea) < c.req:

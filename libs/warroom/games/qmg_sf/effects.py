@@ -121,7 +121,7 @@ def placements(
     side = SIDE_OF_FACTION[fac]
     if not recruit and board.usa_idle(s, fac):
         return []
-    reached = reach(s, fac) if not recruit else set()
+    reached = reach(s, fac) if not recruit else frozenset()
     out: list[tuple[int, int]] = []
     for sp in range(len(t.space_ids)):
         if board.neutral(s, sp) or board.enemy_occupied(s, sp, side):

@@ -49,7 +49,11 @@ def destinations(s: SfState, piece: int, mode: str) -> list[Dest]:
         raw = _air(s, piece, at, carrier, side, mode)
     if not raw:
         return []
-    reached = reach(s, faction(piece), skip=piece)
+    alone = not any(
+        q != piece and s.loc[q] == at and s.on[q] != piece and side_of(q) == side
+        for q in range(len(s.loc))
+    ) and board.mcf_side(s, at) != side
+    reached = reach(s, faction(piece), skip=piece if alone else -1)
     return [d for d in raw if supplied_at(s, faction(piece), d[0], reached)]
 
 

@@ -117,6 +117,9 @@ class SfState:
     over: bool = False
     winner: int = -1
     reason: str = ""
+    cached_options: list[tuple[str, str]] | None = None
+    """The pending options, memoized by `turn.options` (a clone starts without them; code
+    that edits a state in place must reset this to None)."""
 
     def clone(self) -> SfState:
         """A deep copy, field by field."""

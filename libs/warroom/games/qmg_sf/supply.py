@@ -76,8 +76,33 @@ def passable(s: SfState, side: int, skip: int = -1) -> list[bool]:
     return out
 
 
-def reach(s: SfState, fac: int, skip: int = -1) -> set[int]:
-    """Spaces connected to the faction's Supply Flags (with piece `skip` lifted off the board)."""
+_REACH: dict[tuple[object, ...], frozenset[int]] = {}
+
+
+def reach(s: SfState, fac: int, skip: int = -1) -> frozenset[int]:
+    """Spaces connected to the faction's Supply Flags (with piece `skip` lifted off the board).
+
+    Memoized on every fact supply depends on.
+    """
+    key = (
+        tuple(s.loc),
+        tuple(s.on),
+        tuple(s.control),
+        tuple(s.mcf),
+        tuple(s.minor),
+        s.bulgaria_flag,
+        fac,
+        skip,
+    )
+    hit = _REACH.get(key)
+    if hit is None:
+        if len(_REACH) > 20000:
+            _REACH.clear()
+        hit = _REACH[key] = frozenset(_reach(s, fac, skip))
+    return hit
+
+
+def _reach(s: SfState, fac: int, skip: int) -> set[int]:
     side = SIDE_OF_FACTION[fac]
     ok = passable(s, side, skip)
     seen: set[int] = set()
@@ -92,7 +117,7 @@ def reach(s: SfState, fac: int, skip: int = -1) -> set[int]:
     return seen
 
 
-def supplied_at(s: SfState, fac: int, space: int, reached: set[int]) -> bool:
+def supplied_at(s: SfState, fac: int, space: int, reached: frozenset[int]) -> bool:
     """Whether a piece of `fac` arriving in `space` (which it will occupy) is supplied."""
     if space in reached:
         return True
@@ -105,7 +130,7 @@ def supplied_at(s: SfState, fac: int, space: int, reached: set[int]) -> bool:
     return any(nb in reached for nb in adjacent(s, space, side))
 
 
-def is_supplied(s: SfState, piece: int, cache: dict[int, set[int]] | None = None) -> bool:
+def is_supplied(s: SfState, piece: int, cache: dict[int, frozenset[int]] | None = None) -> bool:
     """Whether a piece on the board is supplied now."""
     fac = faction(piece)
     cache = {} if cache is None else cache
@@ -120,7 +145,7 @@ def is_supplied(s: SfState, piece: int, cache: dict[int, set[int]] | None = None
 
 def unsupplied(s: SfState, side: int) -> list[int]:
     """A side's unsupplied pieces on the board."""
-    cache: dict[int, set[int]] = {}
+    cache: dict[int, frozenset[int]] = {}
     return [
         p
         for p, at in enumerate(s.loc)

@@ -40,7 +40,13 @@ def seat_to_act(s: SfState) -> int:
 
 
 def options(s: SfState) -> Options:
-    """The options of the pending decision."""
+    """The options of the pending decision (memoized on the state)."""
+    if s.cached_options is None:
+        s.cached_options = _options(s)
+    return s.cached_options
+
+
+def _options(s: SfState) -> Options:
     top = s.top()
     if top is not None:
         if top.kind.startswith("c_"):
