@@ -203,12 +203,12 @@ def options(s: SfState, frame: Frame) -> Options:
     if frame.kind == "c_aa_atk":
         react = "anti_air" if frame.n == AIR else "naval_combat"
         cs = cards.reactions(s, c.side, react, 1 << c.faction)
-        return [("pass", "Do not counter"), *((f"{react[:2]}{x}", f"{react} with {cards.card(x).name}") for x in cs)]
+        return [("pass", "Do not counter"), *((f"{'aa' if react == 'anti_air' else 'nc'}{x}", f"{react} with {cards.card(x).name}") for x in cs)]
     if frame.kind == "c_aa_def":
         react = "anti_air" if frame.n == AIR else "naval_combat"
         allowed = frame.data[0] if frame.data else _reaction_factions(c)
         cs = cards.reactions(s, 1 - c.side, react, allowed)
-        return [("pass", "Do not counter"), *((f"{react[:2]}{x}", f"{react} with {cards.card(x).name}") for x in cs)]
+        return [("pass", "Do not counter"), *((f"{'aa' if react == 'anti_air' else 'nc'}{x}", f"{react} with {cards.card(x).name}") for x in cs)]
     if frame.kind == "c_cont":
         return _cont_options(s, c)
     if frame.kind == "c_exch":
@@ -347,7 +347,7 @@ def apply(s: SfState, frame: Frame, option: str, ctx: Ctx) -> None:
         exchange = frame.data[1] if len(frame.data) > 1 else 0
         if option == "pass":
             if exchange:
-                _after_round(s, c, ctx)
+                _after_def(s, c, frame.data[2], ctx)
             else:
                 begin_round(s, ctx)
             return
@@ -357,7 +357,7 @@ def apply(s: SfState, frame: Frame, option: str, ctx: Ctx) -> None:
         if exchange and _exch_options(s, c):
             s.stack.append(Frame("c_exch", c.side, data=frame.data))
         elif exchange:
-            _after_round(s, c, ctx)
+            _after_def(s, c, frame.data[2], ctx)
         else:
             s.stack.append(Frame("c_cont", c.side))
     elif k == "c_cont":
@@ -371,9 +371,9 @@ def apply(s: SfState, frame: Frame, option: str, ctx: Ctx) -> None:
         counter = "anti_air" if kind(p) == AIR else "naval_combat" if kind(p) == FLEET else ""
         allowed = frame.data[0] if frame.data else _reaction_factions(c)
         if counter and not c.sea and cards.reactions(s, 1 - c.side, counter, allowed):
-            s.stack.append(Frame("c_aa_def", 1 - c.side, n=kind(p), data=(allowed, 1)))
+            s.stack.append(Frame("c_aa_def", 1 - c.side, n=kind(p), data=(allowed, 1, frame.data[2])))
             return
-        _after_round(s, c, ctx)
+        _after_def(s, c, frame.data[2], ctx)
     elif k == "c_adv":
         if option != "pass":
             x, p = _parse(option, "adv")
@@ -421,11 +421,12 @@ def _apply_def(s: SfState, c: Combat, option: str, ctx: Ctx) -> None:
         else:
             p = int(target)
             c.req = rank(p, c.sea)
+            removed_kind = kind(p)
             _lose(s, c, p, ctx)
         ctx.log(f"Exchange: {cards.card(x).name}")
         fx = cards.card(x).faction
         if _exch_options(s, c):
-            s.stack.append(Frame("c_exch", c.side, data=(1 << fx, 1)))
+            s.stack.append(Frame("c_exch", c.side, data=(1 << fx, 1, removed_kind)))
             return
     elif option.startswith(("rt", "wn")):
         x, p, sp = _parse(option, option[:2])
@@ -448,10 +449,16 @@ def _apply_def(s: SfState, c: Combat, option: str, ctx: Ctx) -> None:
         ctx.log(f"Naval Combat: {cards.card(x).name}")
     else:
         raise AssertionError(option)
+    _after_def(s, c, removed_kind, ctx)
+
+
+def _after_def(s: SfState, c: Combat, removed_kind: int, ctx: Ctx) -> None:
+    """After the defender's removal: the attacker may counter an airplane/fleet loss (land)."""
     if (
         not c.sea
         and removed_kind in (AIR, FLEET)
         and has_defenders(s, c.tgt)
+        and alive_force(s, c)
         and cards.reactions(
             s, c.side, "anti_air" if removed_kind == AIR else "naval_combat", 1 << c.faction
         )
