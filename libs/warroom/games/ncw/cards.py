@@ -45,15 +45,36 @@ PowerRef = Literal["self", "player", "ally", "US", "EU", "China", "Russia"]
 card), `player` placed the card, `ally` is the executor's ally."""
 
 PowersRef = Literal[
-    "self", "player", "ally", "US", "EU", "China", "Russia", "opponents", "rival_bloc", "chosen",
+    "self",
+    "player",
+    "ally",
+    "US",
+    "EU",
+    "China",
+    "Russia",
+    "opponents",
+    "rival_bloc",
+    "chosen",
 ]
 """One or more powers: also `opponents` (the other three), `rival_bloc` (the two powers
 of the other bloc) and `chosen` (powers picked by an earlier `choose_powers` step)."""
 
 BlocRef = Literal["self", "rival", "red", "blue"]
 ControlFilter = Literal[
-    "any", "none", "controlled", "self", "ally", "opponent", "rival_bloc", "own_bloc",
-    "not_self", "not_own_bloc", "US", "EU", "China", "Russia",
+    "any",
+    "none",
+    "controlled",
+    "self",
+    "ally",
+    "opponent",
+    "rival_bloc",
+    "own_bloc",
+    "not_self",
+    "not_own_bloc",
+    "US",
+    "EU",
+    "China",
+    "Russia",
 ]
 """Candidate filter by controller, relative to the executor (`opponent`: any other power;
 `not_own_bloc`: uncontrolled or held by the other bloc)."""
@@ -293,17 +314,60 @@ class PythonEffect(_Model):
 
 
 Effect = Annotated[
-    Control | Pos | Uncontrol | Coup | Destabilize | Stabilize | ClearTokens | CountryVp | Prestige | Media | MediaReserve | NegativeMedia | OpReserve | Vp | RegionVp | Access | SpendOps | Permanent | CancelPermanent | ExtraVeto | Discard | ChoosePowers | Choice | PythonEffect,
+    Control
+    | Pos
+    | Uncontrol
+    | Coup
+    | Destabilize
+    | Stabilize
+    | ClearTokens
+    | CountryVp
+    | Prestige
+    | Media
+    | MediaReserve
+    | NegativeMedia
+    | OpReserve
+    | Vp
+    | RegionVp
+    | Access
+    | SpendOps
+    | Permanent
+    | CancelPermanent
+    | ExtraVeto
+    | Discard
+    | ChoosePowers
+    | Choice
+    | PythonEffect,
     Field(discriminator="op"),
 ]
 Option.model_rebuild()
 Choice.model_rebuild()
 
 EFFECT_OPS: tuple[str, ...] = (
-    "control", "pos", "uncontrol", "coup", "destabilize", "stabilize", "clear_tokens",
-    "country_vp", "prestige", "media", "media_reserve", "negative_media", "op_reserve", "vp",
-    "region_vp", "access", "ops", "permanent", "cancel_permanent", "extra_veto", "discard",
-    "choose_powers", "choice", "python",
+    "control",
+    "pos",
+    "uncontrol",
+    "coup",
+    "destabilize",
+    "stabilize",
+    "clear_tokens",
+    "country_vp",
+    "prestige",
+    "media",
+    "media_reserve",
+    "negative_media",
+    "op_reserve",
+    "vp",
+    "region_vp",
+    "access",
+    "ops",
+    "permanent",
+    "cancel_permanent",
+    "extra_veto",
+    "discard",
+    "choose_powers",
+    "choice",
+    "python",
 )
 
 
@@ -362,12 +426,16 @@ class Card(Record):
         if self.provenance is Provenance.RULEBOOK and not self.source:
             raise ValueError("a rulebook card cites its source")
         if self.provenance is Provenance.RECONSTRUCTED and self.reconstructed_fields:
-            raise ValueError("a reconstructed card is reconstructed whole; drop reconstructed_fields")
+            raise ValueError(
+                "a reconstructed card is reconstructed whole; drop reconstructed_fields"
+            )
         if not self.effect:
             raise ValueError("every card has at least one effect step")
         for step in self.effect[:-1]:
             if isinstance(step, SpendOps):
-                raise ValueError("an ops step must be the card's last step (it hands over to the core)")
+                raise ValueError(
+                    "an ops step must be the card's last step (it hands over to the core)"
+                )
         return self
 
     @property
@@ -457,7 +525,15 @@ class MediaCond(_Model):
 
 
 Condition = Annotated[
-    RegionCond | AnyRegionCond | CountriesCond | OrbitCond | ControlAllCond | ControlAnyCond | TypeInRegionsCond | PrestigeCond | MediaCond,
+    RegionCond
+    | AnyRegionCond
+    | CountriesCond
+    | OrbitCond
+    | ControlAllCond
+    | ControlAnyCond
+    | TypeInRegionsCond
+    | PrestigeCond
+    | MediaCond,
     Field(discriminator="kind"),
 ]
 
@@ -542,7 +618,10 @@ def check_cards(
         for field_name in ("requires", "blocked_by"):
             value = getattr(card, field_name)
             require(
-                value is None or value in permanents, path, label, field_name,
+                value is None or value in permanents,
+                path,
+                label,
+                field_name,
                 f"no card places permanent event {value!r}",
             )
         for step in card_steps(card):
@@ -557,22 +636,40 @@ def check_cards(
             for name in subregions:
                 require(name in ids.subregions, path, label, where, f"unknown subregion {name!r}")
             if isinstance(step, RegionVp):
-                require(step.region in ids.regions, path, label, where, f"unknown region {step.region!r}")
+                require(
+                    step.region in ids.regions,
+                    path,
+                    label,
+                    where,
+                    f"unknown region {step.region!r}",
+                )
             if isinstance(step, Permanent):
                 require(
-                    step.country is None or step.country in ids.countries, path, label, where,
+                    step.country is None or step.country in ids.countries,
+                    path,
+                    label,
+                    where,
                     f"unknown country {step.country!r}",
                 )
             if isinstance(step, CancelPermanent):
                 require(step.id in permanents, path, label, where, f"no card places {step.id!r}")
             if isinstance(step, PythonEffect) and known_python:
-                require(step.name in known_python, path, label, where, f"unknown python effect {step.name!r}")
+                require(
+                    step.name in known_python,
+                    path,
+                    label,
+                    where,
+                    f"unknown python effect {step.name!r}",
+                )
         if card.power is not None:
             low, high = NUMBER_BLOCKS[card.power]
         else:
             low, high = NUMBER_BLOCKS["neutral"]
         require(
-            low <= card.number <= high, path, label, "number",
+            low <= card.number <= high,
+            path,
+            label,
+            "number",
             f"number {card.number} outside the {card.power or 'neutral'} block {low}-{high}",
         )
 
@@ -589,11 +686,20 @@ def check_objectives(objectives: Sequence[Objective], path: Path, ids: MapIds) -
             for name in regions if isinstance(regions, tuple) else ():
                 require(name in ids.regions, path, label, where, f"unknown region {name!r}")
             region = getattr(cond, "region", None)
-            require(region is None or region in ids.regions, path, label, where, f"unknown region {region!r}")
+            require(
+                region is None or region in ids.regions,
+                path,
+                label,
+                where,
+                f"unknown region {region!r}",
+            )
         block = (objective.number - 1) // 8
         expected = ("China", "US", "Russia", "EU")[block]
         require(
-            objective.power == expected, path, label, "power",
+            objective.power == expected,
+            path,
+            label,
+            "power",
             f"objective {objective.number} belongs to {expected} (blocks of 8, Annex I)",
         )
 
@@ -656,5 +762,7 @@ def reconstructed_list(cards: Sequence[Card]) -> str:
         if card.provenance is not Provenance.RECONSTRUCTED:
             continue
         ops = f"{card.ops}/{card.ops_low}" if card.ops_low is not None else str(card.ops)
-        lines.append(f"| {card.number} | {card.name} | {card.power or 'neutral'} | {card.decade} | {ops} | {card.source} |")
+        lines.append(
+            f"| {card.number} | {card.name} | {card.power or 'neutral'} | {card.decade} | {ops} | {card.source} |"
+        )
     return "\n".join(lines)

@@ -236,12 +236,20 @@ def load_countries(path: Path | None = None) -> list[CountryRecord]:
         for stab in (rec.stability_red, rec.stability_blue):
             require(1 <= stab <= 4, path, rec.id, "stability", "stability must be 1-4")
         if rec.orbit is None:
-            require(rec.stability_red == rec.stability_blue, path, rec.id, "orbit", "non-orbit country with two ratings")
+            require(
+                rec.stability_red == rec.stability_blue,
+                path,
+                rec.id,
+                "orbit",
+                "non-orbit country with two ratings",
+            )
         else:
             own = BLOC_OF[power_index(rec.orbit)]
             own_stab = (rec.stability_blue, rec.stability_red)[own]
             other = (rec.stability_red, rec.stability_blue)[own]
-            require(own_stab <= other, path, rec.id, "orbit", "owner's bloc must have the lower rating")
+            require(
+                own_stab <= other, path, rec.id, "orbit", "owner's bloc must have the lower rating"
+            )
     return records
 
 
@@ -249,11 +257,19 @@ def load_regions(path: Path | None = None) -> list[RegionRecord]:
     """Load and validate regions.yaml."""
     path = path or CONTENT_DIR / "regions.yaml"
     records = load_records(path, RegionRecord)
-    require(sorted(r.id for r in records) == sorted(REGION_IDS), path, None, "id", "expected the 7 regions")
+    require(
+        sorted(r.id for r in records) == sorted(REGION_IDS),
+        path,
+        None,
+        "id",
+        "expected the 7 regions",
+    )
     return records
 
 
-def load_subregions(countries: list[CountryRecord], path: Path | None = None) -> list[SubregionRecord]:
+def load_subregions(
+    countries: list[CountryRecord], path: Path | None = None
+) -> list[SubregionRecord]:
     """Load subregions.yaml, checking members against the countries."""
     path = path or CONTENT_DIR / "subregions.yaml"
     records = load_records(path, SubregionRecord)
@@ -321,8 +337,19 @@ def placeholder_cards() -> list[CardStats]:
             power = i % 5 - 1
             ops = 1 + i % 3 if i % 10 else 0
             cards.append(
-                CardStats(number, f"Placeholder {number}", power if ops or power >= 0 else 0, decade,
-                          ops, ops, ops == 0, False, -1, i % 2 == 0, "placeholder")
+                CardStats(
+                    number,
+                    f"Placeholder {number}",
+                    power if ops or power >= 0 else 0,
+                    decade,
+                    ops,
+                    ops,
+                    ops == 0,
+                    False,
+                    -1,
+                    i % 2 == 0,
+                    "placeholder",
+                )
             )
     return cards
 
@@ -352,7 +379,8 @@ def load_objectives(path: Path | None = None) -> list[ObjectiveStats]:
     if not path.exists():
         order = ("China", "US", "Russia", "EU")
         return [
-            ObjectiveStats(n, power_index(order[(n - 1) // 8]), 12, f"Objective {n}") for n in range(1, 33)
+            ObjectiveStats(n, power_index(order[(n - 1) // 8]), 12, f"Objective {n}")
+            for n in range(1, 33)
         ]
     data = read_yaml(path)
     if isinstance(data, dict):
@@ -364,8 +392,14 @@ def load_objectives(path: Path | None = None) -> list[ObjectiveStats]:
         if not isinstance(raw, dict):
             continue
         number = _int(raw.get("number", raw.get("id")), -1)
-        out.append(ObjectiveStats(number, power_index(str(raw.get("power", ""))), _int(raw.get("vp", raw.get("vps"))),
-                                  str(raw.get("text", ""))))
+        out.append(
+            ObjectiveStats(
+                number,
+                power_index(str(raw.get("power", ""))),
+                _int(raw.get("vp", raw.get("vps"))),
+                str(raw.get("text", "")),
+            )
+        )
     return out
 
 

@@ -145,7 +145,19 @@ def apply_frame(state: NcwState, frame: Frame, option_id: str) -> None:
         ctx = Ctx(ctx.card, ctx.executor, ctx.player, ctx.chosen | 1 << POWERS.index(value))
         if left > 1:
             scope = tuple(p for p in frame.scope if p != POWERS.index(value))
-            state.push(Frame(FX_POWER, executor, ctx.card, 0, 0, ctx.chosen, (executor, player, left - 1), scope, frame.tag))
+            state.push(
+                Frame(
+                    FX_POWER,
+                    executor,
+                    ctx.card,
+                    0,
+                    0,
+                    ctx.chosen,
+                    (executor, player, left - 1),
+                    scope,
+                    frame.tag,
+                )
+            )
             return
     elif frame.kind == FX_CARD and kind == "card":
         number = int(value)
@@ -266,7 +278,12 @@ def _step(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -> Non
 
 
 def _continue_picks(
-    state: NcwState, ctx: Ctx, step: Target, path: tuple[int, ...], left: int, picked: tuple[int, ...]
+    state: NcwState,
+    ctx: Ctx,
+    step: Target,
+    path: tuple[int, ...],
+    left: int,
+    picked: tuple[int, ...],
 ) -> bool:
     """Push the next country pick of `step` if any candidate is left; True when pushed."""
     scope = tuple(c for c in _candidates(state, ctx, step) if c not in picked)
@@ -274,7 +291,19 @@ def _continue_picks(
         return False
     chooser = _one(ctx, step.chooser)
     flags = _OPTIONAL if step.upto else 0
-    state.push(Frame(FX_COUNTRY, chooser, ctx.card, 0, flags, ctx.chosen, (ctx.executor, ctx.player, left, *picked), scope, _tag(path)))
+    state.push(
+        Frame(
+            FX_COUNTRY,
+            chooser,
+            ctx.card,
+            0,
+            flags,
+            ctx.chosen,
+            (ctx.executor, ctx.player, left, *picked),
+            scope,
+            _tag(path),
+        )
+    )
     return True
 
 
@@ -310,7 +339,10 @@ def _beneficiary(ctx: Ctx, step: Target) -> int | None:
     """The power a step influences for (subject to access and blocks), or None."""
     if isinstance(step, (Control, Pos, Coup)):
         return _one(ctx, step.who)
-    if isinstance(step, (Destabilize, Stabilize)) and _bloc(ctx, step.bloc) == BLOC_OF[ctx.executor]:
+    if (
+        isinstance(step, (Destabilize, Stabilize))
+        and _bloc(ctx, step.bloc) == BLOC_OF[ctx.executor]
+    ):
         return ctx.executor
     return None
 
@@ -503,11 +535,24 @@ def _access(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -> N
     if step.choose:
         locks = tables().setup.permanent_locks.get(POWERS[p], [])
         scope = tuple(
-            r for r in range(len(REGION_IDS))
+            r
+            for r in range(len(REGION_IDS))
             if not board.has_access(state, p, r) and REGION_IDS[r] not in locks
         )
         if scope:
-            state.push(Frame(FX_REGION, p, ctx.card, 0, 0, ctx.chosen, (ctx.executor, ctx.player, 1), scope, _tag(path)))
+            state.push(
+                Frame(
+                    FX_REGION,
+                    p,
+                    ctx.card,
+                    0,
+                    0,
+                    ctx.chosen,
+                    (ctx.executor, ctx.player, 1),
+                    scope,
+                    _tag(path),
+                )
+            )
 
 
 def _spend_ops(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -> None:
@@ -526,7 +571,19 @@ def _permanent(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -
     assert isinstance(step, Permanent)
     if step.choose_region:
         scope = tuple(range(len(REGION_IDS)))
-        state.push(Frame(FX_REGION + ":" + step.id, ctx.executor, ctx.card, 0, 0, ctx.chosen, (ctx.executor, ctx.player, 1), scope, _tag(path)))
+        state.push(
+            Frame(
+                FX_REGION + ":" + step.id,
+                ctx.executor,
+                ctx.card,
+                0,
+                0,
+                ctx.chosen,
+                (ctx.executor, ctx.player, 1),
+                scope,
+                _tag(path),
+            )
+        )
         return
     region = REGION_IDS.index(step.region) if step.region else -1
     place_permanent(state, step.id, ctx.executor, step.until, region)
@@ -546,21 +603,59 @@ def _discard(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -> 
     assert isinstance(step, Discard)
     p = _one(ctx, step.who)
     specs = cards_by_number()
-    scope = tuple(n for n in state.hands[p] if n != ctx.card and (step.only == "any" or specs[n].crisis))
+    scope = tuple(
+        n for n in state.hands[p] if n != ctx.card and (step.only == "any" or specs[n].crisis)
+    )
     if scope:
         flags = _OPTIONAL if step.upto else 0
-        state.push(Frame(FX_CARD, p, ctx.card, 0, flags, ctx.chosen, (ctx.executor, ctx.player, step.n), scope, _tag(path)))
+        state.push(
+            Frame(
+                FX_CARD,
+                p,
+                ctx.card,
+                0,
+                flags,
+                ctx.chosen,
+                (ctx.executor, ctx.player, step.n),
+                scope,
+                _tag(path),
+            )
+        )
 
 
 def _choose_powers(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -> None:
     assert isinstance(step, ChoosePowers)
     scope = tuple(p for p in range(4) if p != ctx.executor)
-    state.push(Frame(FX_POWER, ctx.executor, ctx.card, 0, 0, ctx.chosen, (ctx.executor, ctx.player, step.n), scope, _tag(path)))
+    state.push(
+        Frame(
+            FX_POWER,
+            ctx.executor,
+            ctx.card,
+            0,
+            0,
+            ctx.chosen,
+            (ctx.executor, ctx.player, step.n),
+            scope,
+            _tag(path),
+        )
+    )
 
 
 def _choice(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -> None:
     assert isinstance(step, Choice)
-    state.push(Frame(FX_OPTION, ctx.executor, ctx.card, 0, 0, ctx.chosen, (ctx.executor, ctx.player, 1), (), _tag(path)))
+    state.push(
+        Frame(
+            FX_OPTION,
+            ctx.executor,
+            ctx.card,
+            0,
+            0,
+            ctx.chosen,
+            (ctx.executor, ctx.player, 1),
+            (),
+            _tag(path),
+        )
+    )
 
 
 def _python(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -> None:
@@ -579,14 +674,23 @@ def _opponents_mask(p: int) -> int:
     return sum(1 << q for q in range(4) if q != p)
 
 
-def place_permanent(state: NcwState, perm_id: str, executor: int, until: str = "game", region: int = -1) -> None:
+def place_permanent(
+    state: NcwState, perm_id: str, executor: int, until: str = "game", region: int = -1
+) -> None:
     """Put permanent event `perm_id` in force, with the board changes its Annex III rule needs."""
     t = tables()
-    last = {"game": 99, "turn": state.turn, "next_turn": state.turn + 1, "decade": state.decade * 3}[until]
+    last = {
+        "game": 99,
+        "turn": state.turn,
+        "next_turn": state.turn + 1,
+        "decade": state.decade * 3,
+    }[until]
     state.flags[_flag(perm_id)] = last
     index = t.country_index
     if perm_id == "consensus_1992":
-        state.blocks.append(Block(_opponents_mask(CHINA), country=index["taiwan"], ops_only=False, tag=perm_id))
+        state.blocks.append(
+            Block(_opponents_mask(CHINA), country=index["taiwan"], ops_only=False, tag=perm_id)
+        )
     elif perm_id == "china_japan":
         state.blocks.append(Block(1 << CHINA, country=index["japan"], ops_only=False, tag=perm_id))
     elif perm_id in ("israeli_palestinian", "farc"):
@@ -596,13 +700,17 @@ def place_permanent(state: NcwState, perm_id: str, executor: int, until: str = "
             state.token[c] = 0
     elif perm_id == "netanyahu":
         for name in ("iran", "syria"):
-            state.blocks.append(Block(_opponents_mask(US), country=index[name], until_turn=last, tag=perm_id))
+            state.blocks.append(
+                Block(_opponents_mask(US), country=index[name], until_turn=last, tag=perm_id)
+            )
     elif perm_id == "kurdish_conflict":
         state.orbit_override[index["turkey"]] = NOBODY
     elif perm_id == "peace_talks":
         state.blocks.append(Block(0b1111, region=region, until_turn=last, tag=perm_id))
     elif perm_id == "sumatra_earthquake":
-        state.blocks.append(Block(_opponents_mask(executor), region=region, until_turn=last, tag=perm_id))
+        state.blocks.append(
+            Block(_opponents_mask(executor), region=region, until_turn=last, tag=perm_id)
+        )
     elif perm_id.startswith("fake_news"):
         state.flags[_flag(perm_id) + ":by"] = executor
 

@@ -17,6 +17,7 @@ from warroom.engine import rng
 from warroom.engine.content import read_yaml
 from warroom.engine.model import Event
 from warroom.games.ncw import ops as O
+from warroom.games.ncw.bots import hooks as H
 from warroom.games.ncw.content import CONTENT_DIR, CardStats, power_index, tables
 from warroom.games.ncw.state import (
     ALLY_OF,
@@ -164,7 +165,10 @@ def new_state(seed: int, variant: str) -> NcwState:
     s.media_box = [0] * 4
     s.op_reserve = [0] * 4
     s.coups_left = [setup.coups_per_turn] * 4
-    s.vetoes = [VETO_1 | VETO_2 | VETO_3 | (VETO_EXTRA if POWERS[p] in setup.extra_veto_powers else 0) for p in range(4)]
+    s.vetoes = [
+        VETO_1 | VETO_2 | VETO_3 | (VETO_EXTRA if POWERS[p] in setup.extra_veto_powers else 0)
+        for p in range(4)
+    ]
     s.vetoed_this_turn = [False] * 4
     s.vetoes_spent = [0] * 4
     s.access = []
@@ -195,7 +199,7 @@ def new_state(seed: int, variant: str) -> NcwState:
         if bots >> p & 1:
             s.objective_decks.append(pool)
             continue
-        s.objective_offer[p] = sorted(pool[-setup.objectives_dealt:])
+        s.objective_offer[p] = sorted(pool[-setup.objectives_dealt :])
         s.objective_decks.append(pool[: -setup.objectives_dealt])
     s.phase = "objectives"
     return s
@@ -228,7 +232,7 @@ def rebuild_deck(s: NcwState) -> None:
     s.rng = rng.shuffle(s.rng, pool)
     s.deck = pool
     s.discard = []
-    s.leftover = s.leftover[s.leftover_split:]
+    s.leftover = s.leftover[s.leftover_split :]
     s.leftover_split = 0
     for p in range(4):
         if s.op_reserve[p] == 1:
@@ -268,7 +272,11 @@ def _phase_deploy(s: NcwState, ctx: Ctx) -> None:
         s.phase, s.step, s.idx = "turn_start", 0, 0
         return
     p = power_index(order[s.idx])
-    options = tables().setup.deployments[POWERS[p]]
+    if H.is_bot(s, p):
+        s.idx += 1
+        return
+    custom = H.deploy_options(s, p)
+    options = custom if custom is not None else tables().setup.deployments[POWERS[p]]
     if len(options) == 1:
         deploy(s, p, next(iter(options)), ctx)
         s.idx += 1
@@ -279,6 +287,12 @@ def _phase_deploy(s: NcwState, ctx: Ctx) -> None:
 def deploy(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
     """Place p's initial control markers for deployment option A or B (3.5)."""
     index = tables().country_index
+    custom = H.deploy_options(s, p)
+    if custom:
+        for c in custom[option]:
+            s.control[c] = p
+        ctx.log(f"{POWERS[p]} deploys option {option}")
+        return
     for name in tables().setup.deployments[POWERS[p]][option]:
         s.control[index[name]] = p
     ctx.log(f"{POWERS[p]} deploys option {option}")
@@ -294,7 +308,7 @@ def _phase_turn_start(s: NcwState, ctx: Ctx) -> None:
             for rid in regions:
                 O.grant_access(s, power_index(name), tables().region_index[rid])
     for p in range(4):
-        for _ in range(setup.hand_size):
+        for _ in range(H.hand_size(s, p)):
             n = draw(s)
             if n >= 0:
                 s.hands[p].append(n)
@@ -305,6 +319,8 @@ def _phase_turn_start(s: NcwState, ctx: Ctx) -> None:
                 s.objectives[p].append(s.objective_decks[p].pop())
                 s.objectives[p].sort()
     s.coups_left = [setup.coups_per_turn] * 4
+    for line in H.on_turn_start(s):
+        ctx.log(line)
     ctx.irreversible = True
     ctx.log(f"Turn {s.turn} begins")
     s.phase, s.step, s.round = "ally_exchange", 0, 0
@@ -314,7 +330,20 @@ def _exchangeable(s: NcwState, p: int) -> list[int]:
     return [n for n in s.hands[p] if not is_crisis(n)]
 
 
+def _push_gift(s: NcwState, stage: str) -> bool:
+    key = f"gift_{stage}"
+    if s.flags.get(key, 0) == s.turn or not H.gift_due(s, stage):
+        return False
+    s.flags[key] = s.turn
+    mask = sum(1 << p for p in H.gift_givers(s) if H.gift_options(s, p))
+    if mask:
+        s.push(Frame("gift", mask=mask))
+    return bool(mask)
+
+
 def _phase_ally_exchange(s: NcwState, ctx: Ctx) -> None:
+    if s.step == 0 and _push_gift(s, "before_exchange"):
+        return
     config = variant_config(s.variant)
     mode = config.get("ally_exchange", "normal")
     if s.step == 0 and s.turn in tables().setup.ally_exchange_turns and mode != "none":
@@ -354,11 +383,10 @@ def leftover_order(s: NcwState) -> list[int]:
 
 
 def _phase_leftover_exchange(s: NcwState, ctx: Ctx) -> None:
-    config = variant_config(s.variant)
     if (
         s.step == 0
         and s.turn in tables().setup.leftover_exchange_turns
-        and config.get("leftover_exchange", True)
+        and H.leftover_exchange_allowed(s)
         and s.leftover
     ):
         s.step = 1
@@ -373,15 +401,20 @@ def _phase_place(s: NcwState, ctx: Ctx) -> None:
     if s.round >= tables().setup.rounds_per_turn:
         s.phase, s.step = "turn_end", 0
         return
+    if s.step == 0 and s.round == 0 and _push_gift(s, "after_leftover"):
+        return
     if s.step == 0:
         s.plays = [None] * 4
         s.order = []
         s.revealed = False
-        mask = sum(1 << p for p in range(4) if s.hands[p])
+        mask = sum(1 << p for p in range(4) if s.hands[p] and not s.bots >> p & 1)
         s.step = 1
         if mask:
             s.push(Frame("place", mask=mask))
             return
+    for p in range(4):
+        if H.is_bot(s, p) and s.plays[p] is None:
+            s.plays[p] = H.bot_place(s, p)
     s.revealed = True
     ctx.irreversible = True
     for p in range(4):
@@ -424,7 +457,11 @@ def forced_event(s: NcwState, play: Play) -> bool:
     if c.war >= 0 and s.control[c.war] == owner:
         return False
     fx = effects()
-    return fx is None or not hasattr(fx, "event_playable") or bool(fx.event_playable(s, play.card, owner))
+    return (
+        fx is None
+        or not hasattr(fx, "event_playable")
+        or bool(fx.event_playable(s, play.card, owner))
+    )
 
 
 def ops_value(s: NcwState, play: Play) -> int:
@@ -472,6 +509,10 @@ def veto_markers(s: NcwState, q: int, n: int) -> list[str]:
         if bit in (VETO_1, VETO_2, VETO_3) and (VETO_1, VETO_2, VETO_3).index(bit) + 1 < value:
             continue
         out.append(name)
+    if not s.vetoed_this_turn[q]:
+        for cover in (1, 2, 3):
+            if cover >= value and s.flags.get(f"ally_veto_{cover}:{q}", 0) > 0:
+                out.append(f"ally{cover}")
     return out
 
 
@@ -479,6 +520,8 @@ def veto_cost(n: int, marker: str) -> int:
     """Political cost in VPs of vetoing card n with a marker (4.3.3)."""
     if marker == "unsc":
         return 0
+    if marker.startswith("ally"):
+        return int(marker[4:])
     if marker == "extra":
         c = card(n)
         reduction = 1 if c.power in (power_index("China"), power_index("EU")) else 0
@@ -498,9 +541,15 @@ def _phase_resolve(s: NcwState, ctx: Ctx) -> None:
     play = s.plays[p]
     assert play is not None
     if s.step == 0:
-        if play.mode == EVENT and not card(play.card).crisis and not event_playable(s, play.card, p):
+        if (
+            play.mode == EVENT
+            and not card(play.card).crisis
+            and not event_playable(s, play.card, p)
+        ):
             play = replace(play, mode=OPS)
-            ctx.log(f"{POWERS[p]} can no longer play the event of {card(play.card).name}; it plays the OPs")
+            ctx.log(
+                f"{POWERS[p]} can no longer play the event of {card(play.card).name}; it plays the OPs"
+            )
         on = play.mode == EVENT or forced_event(s, play)
         play = replace(play, event_on=on)
         s.plays[p] = play
@@ -508,7 +557,9 @@ def _phase_resolve(s: NcwState, ctx: Ctx) -> None:
         if on:
             candidates = veto_candidates(s, play)
             if candidates:
-                s.push(Frame("veto", seat=candidates[0], card=play.card, items=tuple(candidates[1:])))
+                s.push(
+                    Frame("veto", seat=candidates[0], card=play.card, items=tuple(candidates[1:]))
+                )
         return
     if s.step == 1:
         if play.vetoed and play.event_on:
@@ -555,7 +606,7 @@ def _phase_turn_end(s: NcwState, ctx: Ctx) -> None:
             s.leftover_split = len(s.leftover)
         for p in range(4):
             for n in s.hands[p]:
-                if s.turn < setup.turns:
+                if s.turn < setup.turns and not H.leftover_goes_to_discard(s, p):
                     s.leftover.append(n)
                 else:
                     s.discard.append(n)
@@ -600,7 +651,14 @@ def prestige_check(s: NcwState, ctx: Ctx) -> None:
         elif row.op_reserve < 0:
             O.negative_op_reserve(s, p)
         if row.ops > 0:
-            frames.append(Frame("ops", seat=p, ops=row.ops, flags=O.OPF_CONTROL_ONLY | O.OPF_ONE_PER_REGION | O.OPF_NO_COUP))
+            frames.append(
+                Frame(
+                    "ops",
+                    seat=p,
+                    ops=row.ops,
+                    flags=O.OPF_CONTROL_ONLY | O.OPF_ONE_PER_REGION | O.OPF_NO_COUP,
+                )
+            )
         elif row.ops < 0 and any(c == p for c in s.control):
             frames.append(Frame("debt", seat=p, ops=-row.ops))
     top = max(s.prestige)
@@ -634,7 +692,11 @@ def media_benefit_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
         ctrl = s.control[c]
         if ctrl == ally:
             continue
-        if O.orbit_owner(s, c) == p and ctrl != p and (level >= 2 or O.stability_for(s, c, bloc) <= 2):
+        if (
+            O.orbit_owner(s, c) == p
+            and ctrl != p
+            and (level >= 2 or O.stability_for(s, c, bloc) <= 2)
+        ):
             out.append((f"pos:{rec.id}", f"+1 position in {rec.name}"))
         if f.flags & MB_POS_ONLY or ctrl < 0 or BLOC_OF[ctrl] == bloc:
             continue
@@ -654,14 +716,23 @@ def media_benefit_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
 def end_of_turn(s: NcwState, ctx: Ctx) -> None:
     """Victory checks (5.1, 5.2), then the clean-up before the next turn."""
     setup = tables().setup
-    need = int(variant_config(s.variant).get("objectives_needed", setup.objectives_for_victory))
+    need = H.objectives_needed(s)
+    achievers: list[int] = []
     if s.turn in setup.automatic_victory_turns:
         achievers = [p for p in range(4) if len(s.declared[p]) >= need]
-        if achievers:
-            finish(s, achievers, with_vp=True, reason="automatic victory by objectives", ctx=ctx)
-            return
+    bots = [p for p in H.bot_victors(s) if p not in achievers] if s.turn < setup.turns else []
+    if achievers or bots:
+        reason = (
+            "automatic victory by objectives" if achievers else "automatic victory of a bot (6.1)"
+        )
+        if achievers and bots:
+            reason = "automatic victory by objectives and of a bot (6.1)"
+        finish(s, achievers + bots, with_vp=True, reason=reason, ctx=ctx)
+        return
     if s.turn >= setup.turns:
-        finish(s, list(range(4)), with_vp=True, reason="victory by VPs at the end of turn 9", ctx=ctx)
+        finish(
+            s, list(range(4)), with_vp=True, reason="victory by VPs at the end of turn 9", ctx=ctx
+        )
         return
     if s.turn in setup.global_scoring_turns:
         s.region_vp_mod = [0] * len(s.region_vp_mod)
@@ -673,6 +744,7 @@ def end_of_turn(s: NcwState, ctx: Ctx) -> None:
 
 def finish(s: NcwState, candidates: list[int], with_vp: bool, reason: str, ctx: Ctx) -> None:
     """End the game: the best candidate(s) by VP, prestige, media; a full tie is a joint win."""
+
     def key(p: int) -> tuple[int, int, int]:
         return (s.vp[p] if with_vp else 0, s.prestige[p], O.media_pos(s, p))
 
@@ -738,12 +810,19 @@ def frame_options(s: NcwState, f: Frame) -> dict[int, list[tuple[str, str]]]:
         return {f.seat: [*opts, ("pass", "Do not veto")]}
     if kind == "keep":
         return {
-            p: [(f"discard:{n}", f"Keep the others, discard objective {n}") for n in s.objective_offer[p]]
+            p: [
+                (f"discard:{n}", f"Keep the others, discard objective {n}")
+                for n in s.objective_offer[p]
+            ]
             for p in range(4)
             if f.mask >> p & 1
         }
     if kind == "deploy":
-        return {f.seat: [(k, f"Deployment option {k}") for k in tables().setup.deployments[POWERS[f.seat]]]}
+        custom = H.deploy_options(s, f.seat)
+        letters = custom if custom is not None else tables().setup.deployments[POWERS[f.seat]]
+        return {f.seat: [(k, f"Deployment option {k}") for k in letters]}
+    if kind == "gift":
+        return {p: H.gift_options(s, p) for p in range(4) if f.mask >> p & 1}
     if kind == "exchange":
         return {
             p: [(f"give:{n}", f"Give {card(n).name} to your ally") for n in _exchangeable(s, p)]
@@ -753,22 +832,31 @@ def frame_options(s: NcwState, f: Frame) -> dict[int, list[tuple[str, str]]]:
     if kind == "leftover":
         if f.flags:
             return {f.seat: [(f"take:{n}", f"Take {card(n).name}") for n in s.leftover]}
-        gives = [(f"give:{n}", f"Exchange {card(n).name}") for n in _exchangeable(s, f.seat)] if s.leftover else []
+        gives = (
+            [(f"give:{n}", f"Exchange {card(n).name}") for n in _exchangeable(s, f.seat)]
+            if s.leftover
+            else []
+        )
         return {f.seat: [*gives, ("done", "No (more) exchanges")]}
     if kind == "media_benefit":
         return {f.seat: media_benefit_options(s, f)}
     if kind == "debt":
         t = tables()
         return {
-            f.seat: [(f"remove:{t.countries[c].id}", f"Remove your control of {t.countries[c].name}")
-                     for c in range(len(t.countries)) if s.control[c] == f.seat]
+            f.seat: [
+                (f"remove:{t.countries[c].id}", f"Remove your control of {t.countries[c].name}")
+                for c in range(len(t.countries))
+                if s.control[c] == f.seat
+            ]
         }
     if kind == "declare":
         out: dict[int, list[tuple[str, str]]] = {}
         for p in range(4):
             if f.mask >> p & 1:
-                out[p] = [*((f"declare:{n}", f"Declare objective {n}") for n in fulfilled(s, p)),
-                          ("pass", "Declare nothing this turn")]
+                out[p] = [
+                    *((f"declare:{n}", f"Declare objective {n}") for n in fulfilled(s, p)),
+                    ("pass", "Declare nothing this turn"),
+                ]
         return out
     if kind.startswith("fx:"):
         fx = effects()
@@ -801,7 +889,9 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
                 s.push(replace(f, seat=f.items[0], items=f.items[1:]))
         else:
             marker = option.partition(":")[2]
-            bit = dict(VETO_NAMES)[marker]
+            bit = dict(VETO_NAMES).get(marker, 0)
+            if marker.startswith("ally"):
+                s.flags[f"ally_veto_{marker[4:]}:{p}"] -= 1
             s.vetoes[p] &= ~bit
             if bit != VETO_UNSC:
                 s.vetoed_this_turn[p] = True
@@ -816,6 +906,9 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
         s.objectives[p] = sorted(x for x in s.objective_offer[p] if x != n)
         s.objective_offer[p] = []
         s.objectives_out.append(n)
+        _clear_bit(s, f, p)
+    elif kind == "gift":
+        H.apply_gift(s, p, option)
         _clear_bit(s, f, p)
     elif kind == "deploy":
         s.stack.pop()
@@ -857,7 +950,7 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
             n = int(option.partition(":")[2])
             s.objectives[p].remove(n)
             s.declared[p].append(n)
-            if variant_config(s.variant).get("objectives_award_vp", True):
+            if H.objectives_award_vp(s):
                 s.vp[p] += tables().objectives[n].vp
             ctx.irreversible = True
             ctx.log(f"{POWERS[p]} declares objective {n}", "objective")

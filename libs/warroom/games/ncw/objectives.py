@@ -32,7 +32,9 @@ def holds(state: NcwState, power: int, cond: Condition) -> bool:
     if isinstance(cond, RegionCond):
         return board.region_controller(state, REGION_IDS.index(cond.region)) == power
     if isinstance(cond, AnyRegionCond):
-        return any(board.region_controller(state, REGION_IDS.index(r)) == power for r in cond.regions)
+        return any(
+            board.region_controller(state, REGION_IDS.index(r)) == power for r in cond.regions
+        )
     if isinstance(cond, CountriesCond):
         regions = {REGION_IDS.index(r) for r in cond.regions}
         count = sum(
@@ -44,14 +46,22 @@ def holds(state: NcwState, power: int, cond: Condition) -> bool:
         )
         return count >= cond.count
     if isinstance(cond, OrbitCond):
-        owned = sum(1 for c, ctrl in enumerate(control) if ctrl == power and board.orbit_owner(state, c) == power)
+        owned = sum(
+            1
+            for c, ctrl in enumerate(control)
+            if ctrl == power and board.orbit_owner(state, c) == power
+        )
         return owned >= cond.count
     if isinstance(cond, ControlAllCond):
         return all(control[t.country_index[n]] == power for n in cond.countries)
     if isinstance(cond, ControlAnyCond):
         return sum(1 for n in cond.countries if control[t.country_index[n]] == power) >= cond.count
     if isinstance(cond, TypeInRegionsCond):
-        regions = {t.country_region[c] for c, ctrl in enumerate(control) if ctrl == power and t.countries[c].type in cond.types}
+        regions = {
+            t.country_region[c]
+            for c, ctrl in enumerate(control)
+            if ctrl == power and t.countries[c].type in cond.types
+        }
         return len(regions) >= cond.regions
     if isinstance(cond, PrestigeCond):
         return state.prestige[power] > cond.above

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
+from warroom.games.ncw.bots import hooks as H
 from warroom.games.ncw.content import Tables, tables
 from warroom.games.ncw.state import ALLY_OF, BLOC_OF, BLUE, NOBODY, POWERS, Frame, NcwState
 
@@ -347,7 +348,7 @@ def score_regions(s: NcwState) -> None:
             s.vp[p] += region_vp(s, p, r)
         owner = region_controller(s, r)
         if owner >= 0:
-            s.vp[owner] += t.region_reward[r][owner]
+            s.vp[owner] += H.region_reward(s, owner, r, t.region_reward[r][owner])
 
 
 def subregion_owner(s: NcwState, i: int) -> int:
@@ -381,7 +382,9 @@ def claim_subregions(s: NcwState) -> None:
 # ---------------------------------------------------------------- spending OPs
 
 
-def push_ops(s: NcwState, p: int, ops: int, card: int = -1, flags: int = 0, scope: tuple[int, ...] = ()) -> None:
+def push_ops(
+    s: NcwState, p: int, ops: int, card: int = -1, flags: int = 0, scope: tuple[int, ...] = ()
+) -> None:
     """Let p spend `ops` OPs now (one atomic decision per action, "done" ends it)."""
     if ops > 0:
         s.push(Frame("ops", seat=p, card=card, ops=ops, flags=flags, scope=scope))
@@ -393,7 +396,9 @@ def prestige_cost(s: NcwState, p: int) -> int:
 
 
 @cache
-def _labels() -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+def _labels() -> tuple[
+    tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]
+]:
     t = T()
     pos = tuple((f"pos:{c.id}", f"Move {c.name} one position") for c in t.countries)
     coup = tuple((f"coup:{c.id}", f"Coup d'etat in {c.name}") for c in t.countries)
@@ -527,4 +532,3 @@ def apply_ops_option(s: NcwState, f: Frame, option: str) -> None:
         flags |= OPF_RESERVE_DONE
     if ops > 0:
         s.stack.append(Frame("ops", p, f.card, ops, flags, mask, items, f.scope, f.tag))
-

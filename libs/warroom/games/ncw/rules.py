@@ -8,10 +8,12 @@ from typing import Any
 from google.protobuf.message import Message
 
 from warroom.engine import rng
-from warroom.engine.errors import IllegalOptionError, SetupError
+from warroom.engine.errors import IllegalOptionError
 from warroom.engine.model import Applied, Decision, Option, Result, SeatInfo, VariantInfo
 from warroom.engine.rules import Rules
 from warroom.games.ncw import flow
+from warroom.games.ncw.bots import hooks
+from warroom.games.ncw.bots.variants import difficulty_of, variant_infos
 from warroom.games.ncw.content import tables
 from warroom.games.ncw.ops import ops_option_legal
 from warroom.games.ncw.state import (
@@ -49,20 +51,15 @@ class NewColdWarRules(Rules[NcwState]):
     title = "New Cold War"
 
     def variants(self) -> Sequence[VariantInfo]:
-        """Every variant in content/variants.yaml."""
-        out = []
-        for vid in flow.variant_ids():
-            config = flow.variant_config(vid)
-            bots = tuple(POWERS.index(str(b)) for b in config.get("bots", []) or [] if str(b) in POWERS)
-            out.append(VariantInfo(vid, str(config.get("description", vid)), 4, POWERS, bots))
-        return out
+        """Every variant in content/variants.yaml, with the bot variants' difficulty option."""
+        return variant_infos()
 
     def setup(self, seed: int, variant: str, options: Mapping[str, str]) -> NcwState:
         """A new game: objectives dealt, waiting for the first decision."""
         self.variant(variant)
-        if options:
-            raise SetupError(f"ncw: unknown options {sorted(options)}")
+        difficulty_of(variant, options)
         state = flow.new_state(seed, variant)
+        hooks.on_setup(state, options)
         ctx = flow.Ctx()
         flow.advance(state, ctx)
         _autoplay(state, ctx)
@@ -81,7 +78,9 @@ class NewColdWarRules(Rules[NcwState]):
         return Decision(
             kind=frame.kind,
             prompt=_PROMPTS.get(frame.kind, frame.kind),
-            options={p: tuple(Option(i, label) for i, label in opts) for p, opts in options.items()},
+            options={
+                p: tuple(Option(i, label) for i, label in opts) for p, opts in options.items()
+            },
         )
 
     def apply(self, state: NcwState, seat: int, option_id: str) -> Applied[NcwState]:
@@ -95,7 +94,9 @@ class NewColdWarRules(Rules[NcwState]):
         else:
             options = flow.frame_options(state, frame)
             if seat not in options:
-                raise IllegalOptionError("", option_id, seat, f"seat {seat} does not act in {frame.kind!r}")
+                raise IllegalOptionError(
+                    "", option_id, seat, f"seat {seat} does not act in {frame.kind!r}"
+                )
             if not any(i == option_id for i, _ in options[seat]):
                 raise IllegalOptionError("", option_id, seat, "not a legal option")
         work = state.clone()
@@ -168,13 +169,22 @@ def _autoplay(state: NcwState, ctx: flow.Ctx) -> None:
 
 def _frame_msg(f: Frame, out: Any) -> None:
     out.kind, out.seat, out.card, out.ops, out.flags, out.mask, out.tag = (
-        f.kind, f.seat, f.card, f.ops, f.flags, f.mask, f.tag)
+        f.kind,
+        f.seat,
+        f.card,
+        f.ops,
+        f.flags,
+        f.mask,
+        f.tag,
+    )
     out.items.extend(f.items)
     out.scope.extend(f.scope)
 
 
 def _frame_of(m: Any) -> Frame:
-    return Frame(m.kind, m.seat, m.card, m.ops, m.flags, m.mask, tuple(m.items), tuple(m.scope), m.tag)
+    return Frame(
+        m.kind, m.seat, m.card, m.ops, m.flags, m.mask, tuple(m.items), tuple(m.scope), m.tag
+    )
 
 
 def _play_msg(play: Play | None, out: Any) -> None:
@@ -183,7 +193,12 @@ def _play_msg(play: Play | None, out: Any) -> None:
         return
     out.present = True
     out.power, out.card, out.mode, out.reserve = play.power, play.card, play.mode, play.reserve
-    out.vetoed, out.event_on, out.ops, out.order_value = play.vetoed, play.event_on, play.ops, play.order_value
+    out.vetoed, out.event_on, out.ops, out.order_value = (
+        play.vetoed,
+        play.event_on,
+        play.ops,
+        play.order_value,
+    )
 
 
 def _play_of(m: Any) -> Play | None:
@@ -194,7 +209,13 @@ def _play_of(m: Any) -> Play | None:
 
 def _block_msg(b: Block, out: Any) -> None:
     out.powers, out.country, out.region, out.ops_only, out.until_turn, out.tag = (
-        b.powers, b.country, b.region, b.ops_only, b.until_turn, b.tag)
+        b.powers,
+        b.country,
+        b.region,
+        b.ops_only,
+        b.until_turn,
+        b.tag,
+    )
 
 
 def _block_of(m: Any) -> Block:
@@ -204,7 +225,14 @@ def _block_of(m: Any) -> Block:
 def _public_into(s: NcwState, m: Any) -> None:
     """Fields shared by State and View."""
     m.variant, m.bots, m.turn, m.round, m.phase, m.step, m.idx = (
-        s.variant, s.bots, s.turn, s.round, s.phase, s.step, s.idx)
+        s.variant,
+        s.bots,
+        s.turn,
+        s.round,
+        s.phase,
+        s.step,
+        s.idx,
+    )
     m.media = s.media
     m.subregion_claimed.extend(s.subregion_claimed)
     for k, v in s.orbit_override.items():
@@ -252,8 +280,12 @@ def encode(s: NcwState) -> ncw_pb2.State:
     for play in s.plays:
         _play_msg(play, m.plays.add())
     m.exchange.extend(s.exchange)
-    for lists, field in ((s.objectives, m.objectives), (s.objective_offer, m.objective_offer),
-                         (s.objective_decks, m.objective_decks), (s.declared, m.declared)):
+    for lists, field in (
+        (s.objectives, m.objectives),
+        (s.objective_offer, m.objective_offer),
+        (s.objective_decks, m.objective_decks),
+        (s.declared, m.declared),
+    ):
         for values in lists:
             field.add().values.extend(values)
     m.objectives_out.extend(s.objectives_out)
@@ -263,24 +295,53 @@ def encode(s: NcwState) -> ncw_pb2.State:
 def decode(m: ncw_pb2.State) -> NcwState:
     """ncw_pb2.State -> NcwState."""
     return NcwState(
-        variant=m.variant, bots=m.bots, turn=m.turn, round=m.round, phase=m.phase, step=m.step, idx=m.idx,
-        rng=m.rng, control=list(m.control), token=list(m.token), country_vp_mod=list(m.country_vp_mod),
-        region_vp_mod=list(m.region_vp_mod), region_vp_mod_perm=list(m.region_vp_mod_perm),
-        subregion_claimed=list(m.subregion_claimed), access=list(m.access),
-        orbit_override=dict(m.orbit_override), perm_destab=dict(m.perm_destab),
-        blocks=[_block_of(b) for b in m.blocks], flags=dict(m.flags),
-        vp=list(m.vp), prestige=list(m.prestige), media=m.media, media_box=list(m.media_box),
-        op_reserve=list(m.op_reserve), coups_left=list(m.coups_left), vetoes=list(m.vetoes),
-        vetoed_this_turn=list(m.vetoed_this_turn), vetoes_spent=list(m.vetoes_spent),
-        hands=[list(h.values) for h in m.hands], deck=list(m.deck), discard=list(m.discard),
-        leftover=list(m.leftover), leftover_split=m.leftover_split, removed=list(m.removed),
-        plays=[_play_of(p) for p in m.plays], order=list(m.order), revealed=m.revealed,
+        variant=m.variant,
+        bots=m.bots,
+        turn=m.turn,
+        round=m.round,
+        phase=m.phase,
+        step=m.step,
+        idx=m.idx,
+        rng=m.rng,
+        control=list(m.control),
+        token=list(m.token),
+        country_vp_mod=list(m.country_vp_mod),
+        region_vp_mod=list(m.region_vp_mod),
+        region_vp_mod_perm=list(m.region_vp_mod_perm),
+        subregion_claimed=list(m.subregion_claimed),
+        access=list(m.access),
+        orbit_override=dict(m.orbit_override),
+        perm_destab=dict(m.perm_destab),
+        blocks=[_block_of(b) for b in m.blocks],
+        flags=dict(m.flags),
+        vp=list(m.vp),
+        prestige=list(m.prestige),
+        media=m.media,
+        media_box=list(m.media_box),
+        op_reserve=list(m.op_reserve),
+        coups_left=list(m.coups_left),
+        vetoes=list(m.vetoes),
+        vetoed_this_turn=list(m.vetoed_this_turn),
+        vetoes_spent=list(m.vetoes_spent),
+        hands=[list(h.values) for h in m.hands],
+        deck=list(m.deck),
+        discard=list(m.discard),
+        leftover=list(m.leftover),
+        leftover_split=m.leftover_split,
+        removed=list(m.removed),
+        plays=[_play_of(p) for p in m.plays],
+        order=list(m.order),
+        revealed=m.revealed,
         exchange=list(m.exchange),
         objectives=[list(x.values) for x in m.objectives],
         objective_offer=[list(x.values) for x in m.objective_offer],
         objective_decks=[list(x.values) for x in m.objective_decks],
-        objectives_out=list(m.objectives_out), declared=[list(x.values) for x in m.declared],
-        stack=[_frame_of(f) for f in m.stack], winners=tuple(m.winners), reason=m.reason, over=m.over,
+        objectives_out=list(m.objectives_out),
+        declared=[list(x.values) for x in m.declared],
+        stack=[_frame_of(f) for f in m.stack],
+        winners=tuple(m.winners),
+        reason=m.reason,
+        over=m.over,
     )
 
 
@@ -299,13 +360,27 @@ def make_view(s: NcwState, seat: int | None) -> ncw_pb2.View:
     _public_into(s, v)
     for c, rec in enumerate(t.countries):
         cv = v.countries.add()
-        cv.id, cv.control, cv.token, cv.vp_modifier = rec.id, s.control[c], s.token[c], s.country_vp_mod[c]
+        cv.id, cv.control, cv.token, cv.vp_modifier = (
+            rec.id,
+            s.control[c],
+            s.token[c],
+            s.country_vp_mod[c],
+        )
     n_r = len(t.regions)
     for p in range(4):
         pv = v.powers.add()
         pv.power = POWERS[p]
-        pv.vp, pv.prestige, pv.media_box, pv.op_reserve = s.vp[p], s.prestige[p], s.media_box[p], s.op_reserve[p]
-        pv.coups_left, pv.vetoes, pv.vetoed_this_turn = s.coups_left[p], s.vetoes[p], s.vetoed_this_turn[p]
+        pv.vp, pv.prestige, pv.media_box, pv.op_reserve = (
+            s.vp[p],
+            s.prestige[p],
+            s.media_box[p],
+            s.op_reserve[p],
+        )
+        pv.coups_left, pv.vetoes, pv.vetoed_this_turn = (
+            s.coups_left[p],
+            s.vetoes[p],
+            s.vetoed_this_turn[p],
+        )
         pv.vetoes_spent = s.vetoes_spent[p]
         pv.hand_count = len(s.hands[p])
         pv.secret_objectives = len(s.objectives[p])
@@ -346,8 +421,16 @@ def determinize(v: ncw_pb2.View, seat: int, seed: int) -> NcwState:
     r_state = rng.seed_state(seed)
     n_r = len(t.regions)
     powers = list(v.powers)
-    s = NcwState(variant=v.variant, bots=v.bots, turn=v.turn, round=v.round, phase=v.phase, step=v.step,
-                 idx=v.idx, rng=0)
+    s = NcwState(
+        variant=v.variant,
+        bots=v.bots,
+        turn=v.turn,
+        round=v.round,
+        phase=v.phase,
+        step=v.step,
+        idx=v.idx,
+        rng=0,
+    )
     s.control = [c.control for c in v.countries]
     s.token = [c.token for c in v.countries]
     s.country_vp_mod = [c.vp_modifier for c in v.countries]
@@ -426,7 +509,9 @@ def determinize(v: ncw_pb2.View, seat: int, seed: int) -> NcwState:
             rest = [n for n in t.power_objectives[p] if n not in seen and n not in withdrawn]
             r_state = rng.shuffle(r_state, rest)
         else:
-            rest = [n for n in t.power_objectives[p] if n not in set(pv.declared) and n not in withdrawn]
+            rest = [
+                n for n in t.power_objectives[p] if n not in set(pv.declared) and n not in withdrawn
+            ]
             r_state = rng.shuffle(r_state, rest)
             held = sorted(rest.pop() for _ in range(pv.secret_objectives))
             offer = sorted(rest.pop() for _ in range(pv.objective_offer_count))
@@ -449,7 +534,10 @@ def check_invariants(s: NcwState) -> list[str]:
     problems: list[str] = []
     seen: dict[int, str] = {}
     places: list[tuple[str, list[int]]] = [
-        ("deck", s.deck), ("discard", s.discard), ("leftover", s.leftover), ("removed", s.removed),
+        ("deck", s.deck),
+        ("discard", s.discard),
+        ("leftover", s.leftover),
+        ("removed", s.removed),
         *((f"hand {POWERS[p]}", s.hands[p]) for p in range(4)),
         ("plays", [pl.card for pl in s.plays if pl is not None]),
     ]
@@ -481,7 +569,9 @@ def check_invariants(s: NcwState) -> list[str]:
             problems.append(f"{POWERS[p]} coups left {s.coups_left[p]}")
         if s.media_box[p] not in (-1, 0, 1) or s.op_reserve[p] not in (-1, 0, 1):
             problems.append(f"{POWERS[p]} reserve boxes out of range")
-    if (s.media_box[0] == 1 and s.media_box[1] == 1) or (s.media_box[2] == 1 and s.media_box[3] == 1):
+    if (s.media_box[0] == 1 and s.media_box[1] == 1) or (
+        s.media_box[2] == 1 and s.media_box[3] == 1
+    ):
         problems.append("both allies hold a media reserve marker")
     if not -5 <= s.media <= 5:
         problems.append(f"media {s.media} out of range")

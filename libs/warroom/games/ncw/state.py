@@ -24,7 +24,13 @@ EVENT, OPS = 0, 1
 
 # Veto marker bits in NcwState.vetoes (a bitmask per power).
 VETO_1, VETO_2, VETO_3, VETO_EXTRA, VETO_UNSC = 1, 2, 4, 8, 16
-VETO_BITS: tuple[tuple[int, int], ...] = ((VETO_1, 1), (VETO_2, 2), (VETO_3, 3), (VETO_EXTRA, 3), (VETO_UNSC, 3))
+VETO_BITS: tuple[tuple[int, int], ...] = (
+    (VETO_1, 1),
+    (VETO_2, 2),
+    (VETO_3, 3),
+    (VETO_EXTRA, 3),
+    (VETO_UNSC, 3),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,18 +147,53 @@ class NcwState:
     def clone(self) -> NcwState:
         """A deep-enough copy: every mutable container is copied, immutable items shared."""
         return NcwState(
-            self.variant, self.bots, self.turn, self.round, self.phase, self.step, self.idx, self.rng,
-            self.control[:], self.token[:], self.country_vp_mod[:], self.region_vp_mod[:],
-            self.region_vp_mod_perm[:], self.subregion_claimed[:], self.access[:],
-            dict(self.orbit_override), dict(self.perm_destab), self.blocks[:], dict(self.flags),
-            self.vp[:], self.prestige[:], self.media, self.media_box[:], self.op_reserve[:],
-            self.coups_left[:], self.vetoes[:], self.vetoed_this_turn[:], self.vetoes_spent[:],
-            [h[:] for h in self.hands], self.deck[:], self.discard[:], self.leftover[:],
-            self.leftover_split, self.removed[:], self.plays[:], self.order[:], self.revealed,
+            self.variant,
+            self.bots,
+            self.turn,
+            self.round,
+            self.phase,
+            self.step,
+            self.idx,
+            self.rng,
+            self.control[:],
+            self.token[:],
+            self.country_vp_mod[:],
+            self.region_vp_mod[:],
+            self.region_vp_mod_perm[:],
+            self.subregion_claimed[:],
+            self.access[:],
+            dict(self.orbit_override),
+            dict(self.perm_destab),
+            self.blocks[:],
+            dict(self.flags),
+            self.vp[:],
+            self.prestige[:],
+            self.media,
+            self.media_box[:],
+            self.op_reserve[:],
+            self.coups_left[:],
+            self.vetoes[:],
+            self.vetoed_this_turn[:],
+            self.vetoes_spent[:],
+            [h[:] for h in self.hands],
+            self.deck[:],
+            self.discard[:],
+            self.leftover[:],
+            self.leftover_split,
+            self.removed[:],
+            self.plays[:],
+            self.order[:],
+            self.revealed,
             self.exchange[:],
-            [o[:] for o in self.objectives], [o[:] for o in self.objective_offer],
-            [o[:] for o in self.objective_decks], self.objectives_out[:], [d[:] for d in self.declared],
-            self.stack[:], self.winners, self.reason, self.over,
+            [o[:] for o in self.objectives],
+            [o[:] for o in self.objective_offer],
+            [o[:] for o in self.objective_decks],
+            self.objectives_out[:],
+            [d[:] for d in self.declared],
+            self.stack[:],
+            self.winners,
+            self.reason,
+            self.over,
         )
 
     @property

@@ -59,7 +59,10 @@ def test_bad_field_names_file_record_and_field(tmp_path: Path) -> None:
 
 def test_unknown_effect_field_is_rejected(tmp_path: Path) -> None:
     records = _raw()
-    records[0] = {**records[0], "effect": [{"op": "prestige", "who": "China", "delta": -2, "oops": 1}]}
+    records[0] = {
+        **records[0],
+        "effect": [{"op": "prestige", "who": "China", "delta": -2, "oops": 1}],
+    }
     with pytest.raises(ContentError) as info:
         load_cards(_write(tmp_path, records))
     assert info.value.field is not None and info.value.field.startswith("effect.0")
@@ -67,7 +70,10 @@ def test_unknown_effect_field_is_rejected(tmp_path: Path) -> None:
 
 def test_unknown_country_in_effect_is_rejected(tmp_path: Path) -> None:
     records = _raw()
-    records[86] = {**records[86], "effect": [{"op": "control", "countries": ["belarus", "atlantis"]}]}
+    records[86] = {
+        **records[86],
+        "effect": [{"op": "control", "countries": ["belarus", "atlantis"]}],
+    }
     with pytest.raises(ContentError) as info:
         load_cards(_write(tmp_path, records))
     assert info.value.record == "#86 (number=87)"
@@ -181,9 +187,17 @@ STATED = [
 
 
 @pytest.mark.parametrize(("number", "name", "power", "decade", "ops", "low"), STATED)
-def test_stated_card_facts(number: int, name: str, power: str | None, decade: int, ops: int, low: int | None) -> None:
+def test_stated_card_facts(
+    number: int, name: str, power: str | None, decade: int, ops: int, low: int | None
+) -> None:
     card = cards_by_number()[number]
-    assert (card.name, card.power, card.decade, card.ops, card.ops_low) == (name, power, decade, ops, low)
+    assert (card.name, card.power, card.decade, card.ops, card.ops_low) == (
+        name,
+        power,
+        decade,
+        ops,
+        low,
+    )
     assert card.provenance.value == "rulebook"
 
 
@@ -210,18 +224,56 @@ def test_duplicate_number_rulings() -> None:
 
 
 def test_every_rulebook_name_is_present() -> None:
-    names = {c.name for c in cards_by_number().values()} | {a for c in cards_by_number().values() for a in c.aliases}
-    for name in ("Hezbollah", "Terrorism In Europe", "Coup Attempt", "Corralito In Argentina",
-                 "Annexation Of Crimea", "Mubarak", "Tsai Ing-Wen", "Netanyahu", "Trump",
-                 "Mexico - US Barrier", "Fake News", "Western Sanctions", "Gazprom", "Oil Imports",
-                 "Xi Jinping", "Djibouti Military Bases", "Iran Nuclear Deal", "Erdogan",
-                 "Yemen Civil War", "Saudi Arabia: Preferred Partner", "Macron", "Pope Francis",
-                 "Fujimori", "Gulf War", "Microsoft Empire", "Rwandan Genocide", "Battle Of Mogadishu",
-                 "Axis Of Evil", "Kyoto Protocol", "North Korea Nuclear Crisis", "Kurdish Conflict",
-                 "Peace Talks", "UNSC Presidency", "Diplomatic Mission", "Counter-Insurgency",
-                 "Warsaw Pact Dissolved", "Mugabe", "Chechen War", "Gaddafi", "Syrian Conflict",
-                 "Barcelona 1992 Olympic Games", "German Reunification", "Maastricht Treaty",
-                 "China: New Arms Exporter", "New Silk Road"):
+    names = {c.name for c in cards_by_number().values()} | {
+        a for c in cards_by_number().values() for a in c.aliases
+    }
+    for name in (
+        "Hezbollah",
+        "Terrorism In Europe",
+        "Coup Attempt",
+        "Corralito In Argentina",
+        "Annexation Of Crimea",
+        "Mubarak",
+        "Tsai Ing-Wen",
+        "Netanyahu",
+        "Trump",
+        "Mexico - US Barrier",
+        "Fake News",
+        "Western Sanctions",
+        "Gazprom",
+        "Oil Imports",
+        "Xi Jinping",
+        "Djibouti Military Bases",
+        "Iran Nuclear Deal",
+        "Erdogan",
+        "Yemen Civil War",
+        "Saudi Arabia: Preferred Partner",
+        "Macron",
+        "Pope Francis",
+        "Fujimori",
+        "Gulf War",
+        "Microsoft Empire",
+        "Rwandan Genocide",
+        "Battle Of Mogadishu",
+        "Axis Of Evil",
+        "Kyoto Protocol",
+        "North Korea Nuclear Crisis",
+        "Kurdish Conflict",
+        "Peace Talks",
+        "UNSC Presidency",
+        "Diplomatic Mission",
+        "Counter-Insurgency",
+        "Warsaw Pact Dissolved",
+        "Mugabe",
+        "Chechen War",
+        "Gaddafi",
+        "Syrian Conflict",
+        "Barcelona 1992 Olympic Games",
+        "German Reunification",
+        "Maastricht Treaty",
+        "China: New Arms Exporter",
+        "New Silk Road",
+    ):
         assert name in names, name
     assert sum(1 for c in cards_by_number().values() if c.provenance.value == "rulebook") == 90
 
@@ -246,7 +298,9 @@ def _section(text: str, heading: str) -> str:
 
 
 def test_content_doc_lists_the_provenance_counts() -> None:
-    section = _section(DOC.read_text(encoding="utf-8"), "## New Cold War: event cards and objectives")
+    section = _section(
+        DOC.read_text(encoding="utf-8"), "## New Cold War: event cards and objectives"
+    )
     assert provenance_table(list(cards_by_number().values())) in section
     from warroom.games.ncw.cards import objectives_by_number
 
@@ -254,7 +308,9 @@ def test_content_doc_lists_the_provenance_counts() -> None:
 
 
 def test_reconstructed_cards_are_listed_in_the_doc() -> None:
-    section = _section(DOC.read_text(encoding="utf-8"), "## New Cold War: event cards and objectives")
+    section = _section(
+        DOC.read_text(encoding="utf-8"), "## New Cold War: event cards and objectives"
+    )
     for card in cards_by_number().values():
         if card.provenance.value == "reconstructed":
             assert f"| {card.number} | {card.name} |" in section, card.name
@@ -262,5 +318,16 @@ def test_reconstructed_cards_are_listed_in_the_doc() -> None:
 
 def test_card_model_rejects_war_without_second_value() -> None:
     with pytest.raises(ValueError, match="two OPs values"):
-        Card.model_validate({"number": 32, "name": "x", "power": "US", "decade": 1, "ops": 2, "war": "iraq",
-                             "text": "t", "effect": [{"op": "vp", "delta": 1}], "provenance": "reconstructed"})
+        Card.model_validate(
+            {
+                "number": 32,
+                "name": "x",
+                "power": "US",
+                "decade": 1,
+                "ops": 2,
+                "war": "iraq",
+                "text": "t",
+                "effect": [{"op": "vp", "delta": 1}],
+                "provenance": "reconstructed",
+            }
+        )

@@ -30,7 +30,9 @@ def fresh(**control: int) -> NcwState:
     return s
 
 
-def play(s: NcwState, card: int, owner: int, player: int | None = None, picks: Sequence[str] = ()) -> None:
+def play(
+    s: NcwState, card: int, owner: int, player: int | None = None, picks: Sequence[str] = ()
+) -> None:
     """Resolve card's event, answering its choices with `picks` in order (all must be used)."""
     effects.resolve_event(s, card, owner, owner if player is None else player)
     answers = list(picks)
@@ -51,8 +53,20 @@ def owned(s: NcwState, p: int) -> set[str]:
 
 
 def test_tutorial_7_1_round_1() -> None:
-    s = fresh(dpr_korea=CHINA, laos=CHINA, poland=EU, slovakia=EU, algeria=EU, cuba=RUSSIA,
-              caucasian_rep=RUSSIA, syria=RUSSIA, vietnam=RUSSIA, panama=US, colombia=US, south_korea=US)
+    s = fresh(
+        dpr_korea=CHINA,
+        laos=CHINA,
+        poland=EU,
+        slovakia=EU,
+        algeria=EU,
+        cuba=RUSSIA,
+        caucasian_rep=RUSSIA,
+        syria=RUSSIA,
+        vietnam=RUSSIA,
+        panama=US,
+        colombia=US,
+        south_korea=US,
+    )
     # 1. Tiananmen Square Massacre (EU plays China's crisis): China -2 prestige, media 1 blue, 20 -> 18
     play(s, 1, CHINA, EU)
     assert (s.prestige[CHINA], s.media, s.vp[CHINA]) == (-3, 1, 18)
@@ -123,12 +137,58 @@ def t4_state() -> NcwState:
     s.prestige = [2, 2, -1, -3]
     s.media = 2
     holdings = {
-        EU: ["balkan_rep", "poland", "czech_rep", "slovakia", "bulgaria", "dominican_rep", "algeria",
-             "mauritania", "mali", "niger", "chad", "sudan"],
-        US: ["turkey", "japan", "mexico", "peru", "israel", "iraq", "egypt", "jordan", "saudi_arabia"],
-        RUSSIA: ["caucasian_rep", "ukraine", "belarus", "kazakhstan", "brazil", "venezuela", "ecuador",
-                 "bolivia", "uruguay", "libya", "zimbabwe", "iran", "syria", "lebanon", "yemen"],
-        CHINA: ["india", "pakistan", "dpr_korea", "afghanistan", "bangladesh", "indonesia", "laos", "myanmar"],
+        EU: [
+            "balkan_rep",
+            "poland",
+            "czech_rep",
+            "slovakia",
+            "bulgaria",
+            "dominican_rep",
+            "algeria",
+            "mauritania",
+            "mali",
+            "niger",
+            "chad",
+            "sudan",
+        ],
+        US: [
+            "turkey",
+            "japan",
+            "mexico",
+            "peru",
+            "israel",
+            "iraq",
+            "egypt",
+            "jordan",
+            "saudi_arabia",
+        ],
+        RUSSIA: [
+            "caucasian_rep",
+            "ukraine",
+            "belarus",
+            "kazakhstan",
+            "brazil",
+            "venezuela",
+            "ecuador",
+            "bolivia",
+            "uruguay",
+            "libya",
+            "zimbabwe",
+            "iran",
+            "syria",
+            "lebanon",
+            "yemen",
+        ],
+        CHINA: [
+            "india",
+            "pakistan",
+            "dpr_korea",
+            "afghanistan",
+            "bangladesh",
+            "indonesia",
+            "laos",
+            "myanmar",
+        ],
     }
     for p, names in holdings.items():
         for name in names:
@@ -154,7 +214,9 @@ def test_tutorial_7_2_round_1() -> None:
     assert board.has_access(s, CHINA, R("AFR")) and {"nigeria", "angola"} <= owned(s, CHINA)
     # 3. ASEAN Plus Three (Russia plays it for OPs): Japan, South Korea destabilized; China takes Cambodia
     effects.resolve_event(s, 6, CHINA, RUSSIA)
-    assert board.destabilized_for(s, C("japan"), RED) and board.destabilized_for(s, C("south_korea"), RED)
+    assert board.destabilized_for(s, C("japan"), RED) and board.destabilized_for(
+        s, C("south_korea"), RED
+    )
     options = [o for o, _ in effects.frame_options(s, s.stack[-1])]
     assert {"pick:cambodia", "pick:malaysia", "pick:thailand"} <= set(options)
     assert "pick:indonesia" not in options  # China already holds it
@@ -227,7 +289,9 @@ def test_coup_attempt_by_event_has_no_reward_and_no_coup_count() -> None:
 def test_consensus_of_1992_and_tsai_ing_wen() -> None:
     s = fresh()
     play(s, 3, CHINA)
-    assert board.blocked(s, US, C("taiwan"), by_ops=False) and not board.blocked(s, CHINA, C("taiwan"))
+    assert board.blocked(s, US, C("taiwan"), by_ops=False) and not board.blocked(
+        s, CHINA, C("taiwan")
+    )
     effects.resolve_event(s, 69, US, US)  # Asian Tigers: Taiwan is no longer offered to the US
     assert "pick:taiwan" not in [o for o, _ in effects.frame_options(s, s.stack[-1])]
     s.stack.clear()
@@ -238,7 +302,9 @@ def test_consensus_of_1992_and_tsai_ing_wen() -> None:
 def test_china_japan_relationship_blocks_china_only() -> None:
     s = fresh()
     play(s, 8, CHINA)
-    assert board.blocked(s, CHINA, C("japan"), by_ops=False) and not board.blocked(s, US, C("japan"))
+    assert board.blocked(s, CHINA, C("japan"), by_ops=False) and not board.blocked(
+        s, US, C("japan")
+    )
     assert s.vp[CHINA] == 22
 
 
@@ -246,7 +312,10 @@ def test_kurdish_conflict_turkey_loses_its_orbit() -> None:
     s = fresh()
     assert board.stability_for(s, C("turkey"), RED) == 3
     play(s, 59, RUSSIA)
-    assert board.orbit_owner(s, C("turkey")) == NOBODY and board.stability_for(s, C("turkey"), RED) == 2
+    assert (
+        board.orbit_owner(s, C("turkey")) == NOBODY
+        and board.stability_for(s, C("turkey"), RED) == 2
+    )
 
 
 def test_farc_and_israeli_palestinian_permanent_destabilization() -> None:
@@ -257,10 +326,15 @@ def test_farc_and_israeli_palestinian_permanent_destabilization() -> None:
     assert s.region_vp_mod_perm[R("SAM") * 4 + US] == -1
     assert board.token_action(s, US, C("colombia")) is None  # no blue token may go there
     play(s, 36, US)
-    assert board.destabilized_for(s, C("israel"), RED) and s.region_vp_mod_perm[R("MEA") * 4 + US] == -1
+    assert (
+        board.destabilized_for(s, C("israel"), RED)
+        and s.region_vp_mod_perm[R("MEA") * 4 + US] == -1
+    )
     play(s, 50, US)  # Netanyahu lifts the (BS) modifier and blocks Iran and Syria for OPs this turn
     assert s.region_vp_mod_perm[R("MEA") * 4 + US] == 0
-    assert board.blocked(s, RUSSIA, C("iran")) and not board.blocked(s, RUSSIA, C("iran"), by_ops=False)
+    assert board.blocked(s, RUSSIA, C("iran")) and not board.blocked(
+        s, RUSSIA, C("iran"), by_ops=False
+    )
     s.turn += 1
     assert not board.blocked(s, RUSSIA, C("iran"))
 
@@ -278,7 +352,12 @@ def test_sumatra_earthquake_blocks_opponents_then_hands_over_ops() -> None:
     assert board.blocked(s, US, C("thailand")) and not board.blocked(s, CHINA, C("thailand"))
     frame = s.stack[-1]
     assert frame.kind == "ops" and frame.ops == 2 and frame.flags & board.OPF_CONTROL_ONLY
-    assert {tables().countries[c].id for c in frame.scope} == {"indonesia", "thailand", "malaysia", "myanmar"}
+    assert {tables().countries[c].id for c in frame.scope} == {
+        "indonesia",
+        "thailand",
+        "malaysia",
+        "myanmar",
+    }
 
 
 def test_chinese_dissent_freezes_chinas_tracks_this_turn_and_next() -> None:
@@ -425,11 +504,27 @@ def test_optional_picks_offer_pass_and_empty_steps_are_skipped() -> None:
 
 @pytest.mark.parametrize("number", sorted(effects.card(n).number for n in range(1, 136)))
 def test_every_card_resolves_on_the_opening_board(number: int) -> None:
-    s = fresh(dpr_korea=CHINA, laos=CHINA, poland=EU, slovakia=EU, algeria=EU, cuba=RUSSIA,
-              caucasian_rep=RUSSIA, syria=RUSSIA, vietnam=RUSSIA, panama=US, colombia=US, south_korea=US)
+    s = fresh(
+        dpr_korea=CHINA,
+        laos=CHINA,
+        poland=EU,
+        slovakia=EU,
+        algeria=EU,
+        cuba=RUSSIA,
+        caucasian_rep=RUSSIA,
+        syria=RUSSIA,
+        vietnam=RUSSIA,
+        panama=US,
+        colombia=US,
+        south_korea=US,
+    )
     s.hands = [[1, 39], [130, 2], [82, 5], [3, 4]]
     spec = effects.card(number)
-    owner = [US, EU, CHINA, RUSSIA][["US", "EU", "China", "Russia"].index(spec.power)] if spec.power else EU
+    owner = (
+        [US, EU, CHINA, RUSSIA][["US", "EU", "China", "Russia"].index(spec.power)]
+        if spec.power
+        else EU
+    )
     effects.resolve_event(s, number, owner, owner)
     for _ in range(20):
         if not s.stack:

@@ -231,7 +231,9 @@ def test_global_scoring_europe_and_central_america() -> None:
     """4.4.2: Europe EU +5 +4 reward, Russia +4, US +2; Central America Russia +5 +5, China +4, US +3, EU +2."""
     s = blank()
     give(s, "EU", "poland", "czech_rep", "slovakia", "romania", "bulgaria", "dominican_rep")
-    give(s, "Russia", "caucasian_rep", "ukraine", "belarus", "cuba", "haiti", "honduras", "nicaragua")
+    give(
+        s, "Russia", "caucasian_rep", "ukraine", "belarus", "cuba", "haiti", "honduras", "nicaragua"
+    )
     give(s, "US", "turkey", "mexico")
     give(s, "China", "panama", "costa_rica")
     s.region_vp_mod[rid("CAM") * 4 + EU] = 1
@@ -296,23 +298,27 @@ def _round(s_plays: dict[int, Play]) -> list[int]:
 
 def test_order_of_play_example_one() -> None:
     """4.3.1: crisis first (Russia), then the US 2-OP event, the China 1-OP event, the EU OP card."""
-    order = _round({
-        RUSSIA: Play(RUSSIA, 82, EVENT, order_value=0),
-        US: Play(US, 31, EVENT, order_value=2),
-        CHINA: Play(CHINA, 2, EVENT, order_value=1),
-        EU: Play(EU, 113, OPS, order_value=2),
-    })
+    order = _round(
+        {
+            RUSSIA: Play(RUSSIA, 82, EVENT, order_value=0),
+            US: Play(US, 31, EVENT, order_value=2),
+            CHINA: Play(CHINA, 2, EVENT, order_value=1),
+            EU: Play(EU, 113, OPS, order_value=2),
+        }
+    )
     assert order == [RUSSIA, US, CHINA, EU]
 
 
 def test_order_of_play_example_two() -> None:
     """4.3.1: one event first; then the US 2+1 reserve card; the tie at 2 goes by 4.2 (EU before Russia)."""
-    order = _round({
-        CHINA: Play(CHINA, 2, EVENT, order_value=1),
-        US: Play(US, 31, OPS, reserve=True, order_value=3),
-        EU: Play(EU, 98, OPS, order_value=2),
-        RUSSIA: Play(RUSSIA, 64, OPS, order_value=2),
-    })
+    order = _round(
+        {
+            CHINA: Play(CHINA, 2, EVENT, order_value=1),
+            US: Play(US, 31, OPS, reserve=True, order_value=3),
+            EU: Play(EU, 98, OPS, order_value=2),
+            RUSSIA: Play(RUSSIA, 64, OPS, order_value=2),
+        }
+    )
     assert order == [CHINA, US, EU, RUSSIA]
 
 

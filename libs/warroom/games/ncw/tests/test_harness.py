@@ -21,7 +21,11 @@ def test_seeded_playout(seed: int) -> None:
 
 def test_every_option_checked_in_one_game() -> None:
     """One game checks every offered option at every step for input mutation."""
-    report = playout(RULES, 1234, "4p", config=HarnessConfig(full_check_every=1, options_per_check=None,
-                                                             undo_probability=0.0))
+    report = playout(
+        RULES,
+        1234,
+        "4p",
+        config=HarnessConfig(full_check_every=1, options_per_check=None, undo_probability=0.0),
+    )
     assert report.failures == []
     assert report.finished

@@ -41,8 +41,28 @@ def test_all_32_objectives_eight_per_power() -> None:
 
 def test_annex_i_values() -> None:
     objs = objectives_by_number()
-    stated = {1: 17, 2: 16, 3: 15, 4: 14, 5: 14, 6: 13, 7: 11, 8: 9, 9: 17, 10: 15, 11: 15, 12: 14,
-              13: 13, 14: 13, 15: 10, 16: 10, 17: 16, 18: 15, 19: 15, 20: 15}
+    stated = {
+        1: 17,
+        2: 16,
+        3: 15,
+        4: 14,
+        5: 14,
+        6: 13,
+        7: 11,
+        8: 9,
+        9: 17,
+        10: 15,
+        11: 15,
+        12: 14,
+        13: 13,
+        14: 13,
+        15: 10,
+        16: 10,
+        17: 16,
+        18: 15,
+        19: 15,
+        20: 15,
+    }
     assert {n: objs[n].vp for n in stated} == stated
 
 
@@ -51,7 +71,10 @@ def test_references_in_6_8_to_6_10() -> None:
     assert objs[16].text.startswith("Asia (included Japan, South Korea & Australia)")
     assert objs[24].text == "Europe" and objs[24].power == "Russia"
     assert objs[15].text == "Middle East + Central America"
-    assert objs[22].text == "Control at least 7 countries between Asia and South East Asia (including 1 GEO)"
+    assert (
+        objs[22].text
+        == "Control at least 7 countries between Asia and South East Asia (including 1 GEO)"
+    )
     assert objs[6].text.startswith("South East Asia + at least 2 Regional Powers")
     assert objs[31].text == "Europe + Central America" and objs[31].power == "EU"
     assert objs[23].power == "Russia" and objs[29].power == "EU"
@@ -83,8 +106,17 @@ def test_broken_objective_file_names_record_and_field(tmp_path: Path) -> None:
 
 def test_region_condition_central_america_example() -> None:
     # 2.1.2.1: the US controls CAM with 4 countries and 7 VPs; Russia has 5 countries, 6 VPs
-    s = fresh(mexico=US, panama=US, guatemala=US, el_salvador=US,
-              cuba=RUSSIA, haiti=RUSSIA, dominican_rep=RUSSIA, honduras=RUSSIA, nicaragua=RUSSIA)
+    s = fresh(
+        mexico=US,
+        panama=US,
+        guatemala=US,
+        el_salvador=US,
+        cuba=RUSSIA,
+        haiti=RUSSIA,
+        dominican_rep=RUSSIA,
+        honduras=RUSSIA,
+        nicaragua=RUSSIA,
+    )
     s.prestige[US] = 3
     s.media = 2
     assert objectives.holds(s, US, objectives_by_number()[15].conditions[1])
@@ -100,8 +132,17 @@ def test_region_condition_central_america_example() -> None:
 
 def test_region_vp_modifier_counts_for_objectives() -> None:
     # 2.3.2: Russia 7 VPs to the US's 6 in a region, but Russia's -1 modifier ties them
-    s = fresh(brazil=RUSSIA, venezuela=RUSSIA, ecuador=RUSSIA, bolivia=RUSSIA, uruguay=RUSSIA,
-              argentina=US, paraguay=US, peru=US, chile=US)
+    s = fresh(
+        brazil=RUSSIA,
+        venezuela=RUSSIA,
+        ecuador=RUSSIA,
+        bolivia=RUSSIA,
+        uruguay=RUSSIA,
+        argentina=US,
+        paraguay=US,
+        peru=US,
+        chile=US,
+    )
     region = REGION_IDS.index("SAM")
     base_us, base_ru = (board.region_vp(s, p, region) for p in (US, RUSSIA))
     s.region_vp_mod[region * 4 + US] = base_ru - base_us - 1  # Russia leads by one, as 7 to 6
@@ -151,7 +192,21 @@ def test_control_all_and_any() -> None:
 
 
 def test_core_sees_fulfilled_objectives() -> None:
-    s = fresh(**dict.fromkeys(("morocco", "algeria", "tunisia", "libya", "mauritania", "mali", "niger",
-                               "chad", "sudan"), US))
+    s = fresh(
+        **dict.fromkeys(
+            (
+                "morocco",
+                "algeria",
+                "tunisia",
+                "libya",
+                "mauritania",
+                "mali",
+                "niger",
+                "chad",
+                "sudan",
+            ),
+            US,
+        )
+    )
     s.objectives[US] = [14]
     assert flow.fulfilled(s, US) == [14]

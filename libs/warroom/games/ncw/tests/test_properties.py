@@ -37,15 +37,28 @@ def test_pos_cost_bounds(control: list[int], token: list[int], p: int) -> None:
     st.lists(st.integers(0, 40), min_size=4, max_size=4),
     st.lists(st.integers(-5, 5), min_size=4, max_size=4),
     st.integers(-5, 5),
-    st.lists(st.tuples(st.sampled_from(sorted(tables().cards)), st.booleans(), st.booleans()), min_size=4, max_size=4),
+    st.lists(
+        st.tuples(st.sampled_from(sorted(tables().cards)), st.booleans(), st.booleans()),
+        min_size=4,
+        max_size=4,
+    ),
 )
-def test_order_of_play(vp: list[int], prestige: list[int], media: int, cards: list[tuple[int, bool, bool]]) -> None:
+def test_order_of_play(
+    vp: list[int], prestige: list[int], media: int, cards: list[tuple[int, bool, bool]]
+) -> None:
     """Resolution order: events before OP cards, crisis first, values non-increasing within a group."""
     s = blank()
     s.vp, s.prestige, s.media = vp, prestige, media
-    s.plays = [Play(p, n, EVENT if ev or flow.card(n).crisis else OPS, res,
-                    order_value=min(4, flow.card(n).ops + res) if res else flow.card(n).ops)
-               for p, (n, ev, res) in enumerate(cards)]
+    s.plays = [
+        Play(
+            p,
+            n,
+            EVENT if ev or flow.card(n).crisis else OPS,
+            res,
+            order_value=min(4, flow.card(n).ops + res) if res else flow.card(n).ops,
+        )
+        for p, (n, ev, res) in enumerate(cards)
+    ]
     keys = []
     while (p := flow.next_play(s)) >= 0:
         keys.append(flow.order_key(s, s.plays[p]))  # type: ignore[arg-type]
@@ -69,7 +82,9 @@ def test_scoring_adds_region_vps_and_one_reward_per_region(control: list[int]) -
         owner = O.region_controller(s, r)
         if owner >= 0:
             assert O.region_count(s, owner, r) >= t.region_min[r]
-            assert all(O.region_vp(s, owner, r) > O.region_vp(s, q, r) for q in range(4) if q != owner)
+            assert all(
+                O.region_vp(s, owner, r) > O.region_vp(s, q, r) for q in range(4) if q != owner
+            )
             expected[owner] += t.region_reward[r][owner]
     O.score_regions(s)
     assert [s.vp[p] - before[p] for p in range(4)] == expected

@@ -14,7 +14,12 @@ def _start() -> NcwState:
     give(s, "EU", "poland", "slovakia", "algeria")
     give(s, "Russia", "cuba", "caucasian_rep", "syria", "vietnam")
     give(s, "US", "panama", "colombia", "south_korea")
-    hands = {EU: [1, 114, 110, 7], US: [31, 30, 36, 70], RUSSIA: [87, 64, 116, 109], CHINA: [5, 33, 111, 83]}
+    hands = {
+        EU: [1, 114, 110, 7],
+        US: [31, 30, 36, 70],
+        RUSSIA: [87, 64, 116, 109],
+        CHINA: [5, 33, 111, 83],
+    }
     dealt = {n for h in hands.values() for n in h}
     s.deck = [n for n in s.deck if n not in dealt]
     s.hands = [sorted(hands[p]) for p in range(4)]
@@ -42,7 +47,9 @@ def test_tutorial_turn_one() -> None:
     assert "give:1" not in options(s, EU)
     for p, n in ((EU, 114), (US, 30), (RUSSIA, 87), (CHINA, 5)):
         s = act(s, p, f"give:{n}")
-    assert 114 in s.hands[US] and 30 in s.hands[EU] and 87 in s.hands[CHINA] and 5 in s.hands[RUSSIA]
+    assert (
+        114 in s.hands[US] and 30 in s.hands[EU] and 87 in s.hands[CHINA] and 5 in s.hands[RUSSIA]
+    )
 
     # round 1
     for p, o in ((EU, "1e"), (US, "31e"), (RUSSIA, "64e"), (CHINA, "33o")):
@@ -93,7 +100,11 @@ def test_tutorial_turn_one() -> None:
     assert s.stack[-1].seat == RUSSIA and s.stack[-1].ops == 2
     s = act(s, RUSSIA, "coup:iraq")
     assert s.control[cid("iraq")] == RUSSIA and s.vp[RUSSIA] == 19 and s.coups_left[RUSSIA] == 2
-    assert s.control[cid("algeria")] == -1 and s.token[cid("algeria")] == RED + 1 and s.media_box[EU] == -1
+    assert (
+        s.control[cid("algeria")] == -1
+        and s.token[cid("algeria")] == RED + 1
+        and s.media_box[EU] == -1
+    )
     s = _pass_vetoes(s)
     s = act(s, CHINA, "pos:myanmar")
     s = act(s, CHINA, "media_reserve")

@@ -7,19 +7,103 @@ from warroom.games.ncw.content import tables
 from warroom.games.ncw.state import CHINA, EU, RED, RUSSIA, US, VETO_1, VETO_2, VETO_EXTRA, NcwState
 from warroom.games.ncw.tests.helpers import RULES, act, blank, cid, give, rid
 
-REMOVED = [1, 3, 5, 4, 8, 109, 111, 112, 113, 87, 88, 89, 28, 30, 115, 116, 59, 61, 63, 82, 83, 85, 86,
-           31, 34, 37, 38, 33, 110, 70]
+REMOVED = [
+    1,
+    3,
+    5,
+    4,
+    8,
+    109,
+    111,
+    112,
+    113,
+    87,
+    88,
+    89,
+    28,
+    30,
+    115,
+    116,
+    59,
+    61,
+    63,
+    82,
+    83,
+    85,
+    86,
+    31,
+    34,
+    37,
+    38,
+    33,
+    110,
+    70,
+]
 
 
 def _position() -> NcwState:
     t = tables()
     s = blank()
-    give(s, "EU", "balkan_rep", "poland", "czech_rep", "slovakia", "bulgaria", "dominican_rep", "algeria",
-         "mauritania", "mali", "niger", "chad", "sudan")
-    give(s, "US", "turkey", "japan", "mexico", "peru", "israel", "iraq", "egypt", "jordan", "saudi_arabia")
-    give(s, "Russia", "caucasian_rep", "ukraine", "belarus", "kazakhstan", "brazil", "venezuela", "ecuador",
-         "bolivia", "uruguay", "libya", "zimbabwe", "iran", "syria", "lebanon", "yemen")
-    give(s, "China", "india", "pakistan", "dpr_korea", "afghanistan", "bangladesh", "indonesia", "laos", "myanmar")
+    give(
+        s,
+        "EU",
+        "balkan_rep",
+        "poland",
+        "czech_rep",
+        "slovakia",
+        "bulgaria",
+        "dominican_rep",
+        "algeria",
+        "mauritania",
+        "mali",
+        "niger",
+        "chad",
+        "sudan",
+    )
+    give(
+        s,
+        "US",
+        "turkey",
+        "japan",
+        "mexico",
+        "peru",
+        "israel",
+        "iraq",
+        "egypt",
+        "jordan",
+        "saudi_arabia",
+    )
+    give(
+        s,
+        "Russia",
+        "caucasian_rep",
+        "ukraine",
+        "belarus",
+        "kazakhstan",
+        "brazil",
+        "venezuela",
+        "ecuador",
+        "bolivia",
+        "uruguay",
+        "libya",
+        "zimbabwe",
+        "iran",
+        "syria",
+        "lebanon",
+        "yemen",
+    )
+    give(
+        s,
+        "China",
+        "india",
+        "pakistan",
+        "dpr_korea",
+        "afghanistan",
+        "bangladesh",
+        "indonesia",
+        "laos",
+        "myanmar",
+    )
     s.vp, s.prestige, s.media = [24, 25, 21, 24], [2, 2, -1, -3], 2
     s.vetoes[EU] &= ~VETO_2
     s.vetoes[US] &= ~VETO_1
@@ -29,7 +113,12 @@ def _position() -> NcwState:
     s.subregion_claimed[ids.index("sahel")] = EU
     s.access[EU] |= 1 << rid("CAM")
     s.turn = 4
-    hands = {EU: [39, 114, 12, 16], US: [41, 40, 99, 75], RUSSIA: [6, 64, 126, 119], CHINA: [35, 10, 11, 98]}
+    hands = {
+        EU: [39, 114, 12, 16],
+        US: [41, 40, 99, 75],
+        RUSSIA: [6, 64, 126, 119],
+        CHINA: [35, 10, 11, 98],
+    }
     s.removed = [n for n in REMOVED if n in t.cards]
     s.leftover = [32, 36, 55, 56]
     used = set(s.removed) | set(s.leftover) | {n for h in hands.values() for n in h}
