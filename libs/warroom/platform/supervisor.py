@@ -574,7 +574,7 @@ class Supervisor:
         cfg = self.config
         table = Table(title="Warroom is running", title_justify="left")
         for column in ("process", "endpoint", "health", "pid", "log"):
-            table.add_column(column)
+            table.add_column(column, overflow="fold")
         for child in self.children:
             health = self.health(child)
             colour = "green" if health in ("SERVING", "READY", "RUNNING") else "red"
