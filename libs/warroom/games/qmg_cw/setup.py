@@ -3,6 +3,8 @@ and the opening draw (redrawn until it holds enough Espionage cards)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from warroom.engine import rng
 from warroom.engine.errors import SetupError
 from warroom.games.qmg_cw.content import BLOC_NAMES, DECKS, tables
@@ -12,7 +14,12 @@ from warroom.games.qmg_cw.state import CwState, Frame, SeatState, piece_code
 
 def seat_cards(bloc: int, colour: int) -> list[int]:
     """The cards of a whole bloc (colour -1) or of one deck colour."""
-    return [c.id for c in tables().cards if c.bloc == bloc and (colour < 0 or c.deck == colour)]
+    return list(_seat_cards(bloc, colour))
+
+
+@cache
+def _seat_cards(bloc: int, colour: int) -> tuple[int, ...]:
+    return tuple(c.id for c in tables().cards if c.bloc == bloc and (colour < 0 or c.deck == colour))
 
 
 def new_state(seed: int, variant: str, ctx: Ctx | None = None) -> CwState:

@@ -11,6 +11,8 @@ opponents").
 
 from __future__ import annotations
 
+import random
+
 from warroom.engine import rng
 from warroom.games.qmg_cw.codec import frame_from_pb, frame_to_pb
 from warroom.games.qmg_cw.content import tables
@@ -63,7 +65,7 @@ def view(state: CwState, viewer: int | None) -> pb.View:
 
 def determinize(m: pb.View, seat: int, seed: int) -> CwState:
     """A full state consistent with the view, every hidden card and the RNG drawn afresh."""
-    r = rng.seed_state(seed ^ 0xC01D)
+    sampler = random.Random(seed ^ 0xC01D)
     cards = tables().cards
     seats = [SeatState(sv.bloc, sv.colour) for sv in m.seats]
     for index, sv in enumerate(m.seats):
@@ -84,7 +86,8 @@ def determinize(m: pb.View, seat: int, seed: int) -> CwState:
             if i == seat:
                 known |= set(s.hand) | set(s.espionage) | set(s.opening) | set(s.discard_down)
         pool = [c for c in seat_cards(bloc, -1) if c not in known]
-        r = rng.shuffle(r, pool)
+        keys = {c: sampler.random() for c in pool}
+        pool.sort(key=keys.__getitem__)
         for i in members:
             if i == seat:
                 continue
@@ -103,7 +106,7 @@ def determinize(m: pb.View, seat: int, seed: int) -> CwState:
         for i in members:
             count = m.seats[i].deck_count
             seats[i].deck, pool = pool[:count], pool[count:]
-    r, salt = rng.next_u64(r)
+    salt = rng.seed_state(sampler.getrandbits(64))
     return CwState(
         m.variant,
         seats,
