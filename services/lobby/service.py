@@ -513,13 +513,12 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
                     f"ttl_s must be between 0 and {self.lobby.ticket_ttl_max_s} seconds"
                 )
             members = [me.player_id, *party]
-            known = await self._db(self.store.players, members)
+            known, ratings = await self._db(self.store.players_with_ratings, game, members)
             missing = [p for p in members if p not in known]
             if missing:
                 raise InvalidArgument(f"bad party: unknown players {missing}")
             if any(known[p].bot for p in members):
                 raise InvalidArgument("bad party: bots cannot queue")
-            ratings = await self._db(self.store.ratings, game, members)
             now = time.time()
             ticket = Ticket(
                 ticket_id=f"tk-{uuid.uuid4().hex[:20]}",

@@ -76,6 +76,15 @@ class SeatPlan:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """The fields of a player the enqueue path needs."""
+
+    id: str
+    display_name: str
+    bot: bool
+
+
+@dataclass(frozen=True, slots=True)
 class MatchRecord:
     """A matchmade game to record: match id, game, variant, authority game id, seats, tokens."""
 
@@ -164,6 +173,32 @@ class LobbyStore:
         with self.sessions() as session:
             rows = session.scalars(select(PlayerRow).where(PlayerRow.id.in_(list(player_ids))))
             return {row.id: row for row in rows}
+
+    def players_with_ratings(
+        self, game: str, player_ids: Sequence[str]
+    ) -> tuple[dict[str, PlayerInfo], dict[str, SkillRating]]:
+        """The known players among `player_ids` and their ratings in `game` (one Core query,
+        the enqueue hot path)."""
+        query = (
+            select(
+                PlayerRow.id,
+                PlayerRow.display_name,
+                PlayerRow.bot,
+                RatingRow.mu,
+                RatingRow.sigma,
+                RatingRow.games,
+            )
+            .outerjoin(RatingRow, (RatingRow.player_id == PlayerRow.id) & (RatingRow.game == game))
+            .where(PlayerRow.id.in_(list(player_ids)))
+        )
+        players: dict[str, PlayerInfo] = {}
+        ratings: dict[str, SkillRating] = {}
+        with self.engine.connect() as connection:
+            for pid, name, bot, mu, sigma, games in connection.execute(query):
+                players[pid] = PlayerInfo(pid, name, bool(bot))
+                if mu is not None:
+                    ratings[pid] = SkillRating(mu, sigma, games)
+        return players, ratings
 
     def ratings(self, game: str, rater_ids: Sequence[str]) -> dict[str, SkillRating]:
         """Current ratings in one game (raters without one are left out)."""
