@@ -121,10 +121,9 @@ async def run_game(
         )
         return await stub.CreateGame(request, metadata=metadata)
 
-    async def loop(index: int) -> None:
+    async def loop(index: int, created: game_pb2.CreateGameResponse) -> None:
         nonlocal views
         rng = random.Random(index)
-        created = await new_game(rng)
         known: dict[int, game_pb2.SeatView] = {}
         while time.perf_counter() < stop:
             seat = -1
@@ -163,14 +162,40 @@ async def run_game(
                 known = {}
                 continue
             latencies.append(time.perf_counter() - started)
-            known = {seat: answer.view}
+            known[seat] = answer.view
+            for other in list(known):
+                if other != seat and known[other].decision.decision_id != (
+                    answer.view.decision.decision_id
+                ):
+                    del known[other]
             if answer.view.HasField("result"):
                 created = await new_game(rng)
                 known = {}
 
+    first: list[game_pb2.CreateGameResponse] = []
+    for start in range(0, games, 50):
+        first += await asyncio.gather(
+            *(new_game(random.Random(-i)) for i in range(start, min(games, start + 50)))
+        )
+    stop = time.perf_counter() + seconds
     began = time.perf_counter()
-    await asyncio.gather(*(loop(i) for i in range(games)))
+    await asyncio.gather(*(loop(i, created) for i, created in enumerate(first)))
     return len(latencies) / (time.perf_counter() - began), latencies, views
+
+
+def server_mean_ms(metrics_port: int) -> tuple[float, float]:
+    """(sum, count) of the authority's own SubmitAction latency histogram."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5) as reply:
+        body = reply.read().decode()
+    total = count = 0.0
+    for line in body.splitlines():
+        if line.startswith('warroom_game_rpc_seconds_sum{method="SubmitAction"}'):
+            total = float(line.split()[-1])
+        if line.startswith('warroom_game_rpc_seconds_count{method="SubmitAction"}'):
+            count = float(line.split()[-1])
+    return total, count
 
 
 def write_section(body: str) -> None:
@@ -192,6 +217,7 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--games", default="1,100,1000")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--profile", help="write a cProfile of the authority to this file")
     args = parser.parse_args()
     counts = [int(n) for n in args.games.split(",")]
     schema = f"bench_{uuid.uuid4().hex[:8]}"
@@ -214,7 +240,7 @@ async def main() -> None:
     engine = make_engine(database_url, schema)
     migrate(engine)
     engine.dispose()
-    game_port, echo_port = free_port(), free_port()
+    game_port, echo_port, metrics_port = free_port(), free_port(), free_port()
     env = dict(os.environ)
     env.update(
         WARROOM_REDIS_URL=settings.redis_url,
@@ -223,14 +249,15 @@ async def main() -> None:
         WARROOM_DB_SCHEMA=schema,
         WARROOM_EXTRA_GAMES=settings.extra_games,
         WARROOM_GAME_PORT=str(game_port),
-        WARROOM_GAME_METRICS_PORT=str(free_port()),
+        WARROOM_GAME_METRICS_PORT=str(metrics_port),
         WARROOM_GAME_RATE_PER_SECOND="1000000",
         WARROOM_GAME_RATE_BURST="1000000",
         WARROOM_LOG_LEVEL="WARNING",
         WARROOM_DB_POOL_SIZE="8",
         PYTHONPATH=f"{ROOT}:{ROOT / 'libs'}",
     )
-    authority = spawn([sys.executable, "-m", "services.game"], env)
+    profile = ["-m", "cProfile", "-o", args.profile] if args.profile else []
+    authority = spawn([sys.executable, *profile, "-m", "services.game"], env)
     echo = spawn([sys.executable, "-c", ECHO, str(echo_port)], env)
     rows = []
     try:
@@ -239,7 +266,12 @@ async def main() -> None:
         stub = game_pb2_grpc.GameServiceStub(game_channel)
         for n in counts:
             echo_rate, echo_lat = await run_echo(echo_channel, n, args.seconds)
+            before = await asyncio.to_thread(server_mean_ms, metrics_port)
             rate, lat, views = await run_game(stub, settings, n, args.seconds)
+            after = await asyncio.to_thread(server_mean_ms, metrics_port)
+            served = after[1] - before[1]
+            inside = (after[0] - before[0]) / served * 1e3 if served else float("nan")
+            print(f"N={n}: authority-side mean SubmitAction time {inside:.1f} ms", flush=True)
             rows.append(
                 (
                     n,

@@ -77,6 +77,8 @@ class Settings(BaseSettings):
     game_recent_events: int = 50
     # How long an idle game stays in a replica's memory.
     game_cache_seconds: int = 600
+    # Group commit: SQL transactions in flight at once, each carrying every queued action.
+    game_commit_parallel: int = 2
     # Lifetime of the Redis per-game writer lock (milliseconds).
     game_lock_ms: int = 5000
 

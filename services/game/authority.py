@@ -318,7 +318,7 @@ class Authority:
         self._loading: dict[str, asyncio.Lock] = {}
         self.pool = ThreadPoolExecutor(max(2, settings.db_pool_size), thread_name_prefix="game-db")
         self.limiter = RateLimiter(settings.game_rate_per_second, settings.game_rate_burst)
-        self.committer = Committer(self.store, self.db, max(1, settings.db_pool_size // 2))
+        self.committer = Committer(self.store, self.db, settings.game_commit_parallel)
         self._pubsub: Any = None
         self._listener: asyncio.Task[None] | None = None
         self._subscribed: dict[str, int] = {}

@@ -81,6 +81,21 @@ async def test_full_toy_game_with_watchers_and_replay(replica: Replica) -> None:
         for update in updates:
             prefix = Referee("toy", created.seed, "duel", actions=referee.actions[: update.version])
             prefix.check_view(update.view, viewer)
+    # a watcher resuming after version 3 gets exactly versions 4.. with seat-filtered content
+    resumed = [
+        u
+        async for u in replica.stub.WatchGame(
+            game_pb2.WatchGameRequest(
+                game_id=created.game_id, token=created.seat_tokens[0], from_version=3
+            )
+        )
+    ]
+    assert [u.version for u in resumed] == list(range(4, len(referee.actions) + 1))
+    for update in resumed:
+        prefix = Referee("toy", created.seed, "duel", actions=referee.actions[: update.version])
+        prefix.check_view(update.view, 0)
+        for event in update.events:
+            assert event.public or 0 in event.visible_to
     replay = await replica.stub.GetReplay(
         game_pb2.GetReplayRequest(game_id=created.game_id, token=created.seat_tokens[1])
     )
