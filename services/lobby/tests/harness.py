@@ -99,32 +99,59 @@ class Harness:
 
 
 async def play_to_end(
-    authority: Replica, game_id: str, tokens: list[str], seed: int = 1, limit: int = 5000
+    authority: Replica,
+    game_id: str,
+    tokens: list[str],
+    seed: int = 1,
+    limit: int = 5000,
+    bots: dict[int, tuple[str, common_pb2.BotSpec]] | None = None,
 ) -> common_pb2.GameResult:
-    """Drive every seat with random legal options until the game ends; the result."""
+    """Drive every seat until the game ends and return the result: seats in `bots`
+    (seat -> (rules id, bot spec)) choose with the bots library from their own view, the
+    others pick random legal options."""
     rng = random.Random(seed)
+    bots = bots or {}
     for _ in range(limit):
         acted = False
-        for token in tokens:
+        for seat, token in enumerate(tokens):
             view = (
                 await authority.stub.GetView(game_pb2.GetViewRequest(game_id=game_id, token=token))
             ).view
             if view.HasField("result") and view.result.seats:
                 return view.result
-            if view.decision.options:
-                option = rng.choice(list(view.decision.options))
-                await authority.stub.SubmitAction(
-                    game_pb2.SubmitActionRequest(
-                        game_id=game_id,
-                        token=token,
-                        expected_version=view.version,
-                        decision_id=view.decision.decision_id,
-                        option_id=option.id,
-                    )
+            if not view.decision.options:
+                continue
+            if seat in bots:
+                option_id = _bot_choice(view, seat, *bots[seat])
+            else:
+                option_id = rng.choice(list(view.decision.options)).id
+            await authority.stub.SubmitAction(
+                game_pb2.SubmitActionRequest(
+                    game_id=game_id,
+                    token=token,
+                    expected_version=view.version,
+                    decision_id=view.decision.decision_id,
+                    option_id=option_id,
                 )
-                acted = True
+            )
+            acted = True
         assert acted, "no seat could act but the game has no result"
     raise AssertionError(f"game {game_id} did not end within {limit} rounds")
+
+
+def _bot_choice(view: game_pb2.SeatView, seat: int, rules_id: str, spec: common_pb2.BotSpec) -> str:
+    from services.bots import core
+
+    rules = core.load_rules(rules_id)
+    choice, _ = core.choose(
+        rules_id,
+        core.unpack_view(rules, view.view),
+        seat,
+        core.engine_decision(view.decision, seat),
+        core.spec_from_message(spec),
+        view.variant,
+    )
+    return str(choice.option_id)
 
 
 def code_of(error: Any) -> grpc.StatusCode:

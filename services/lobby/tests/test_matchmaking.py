@@ -164,15 +164,41 @@ async def test_lone_player_with_bots_plays_to_the_end(harness: Harness) -> None:
     assert [r.game for r in ratings] == ["toy"] and ratings[0].games == 1
 
 
-async def test_lone_player_with_bots_in_ncw(harness: Harness) -> None:
+async def test_lone_player_with_bots_in_ncw_plays_to_the_end(harness: Harness) -> None:
+    from services.common.auth import bot_seat_token
+    from services.lobby.results import settle_finished
+
     h = harness
     a = await h.login()
-    ticket = await enqueue(h, a, variants=["4p"], allow_bots=True, bot_fill_after_s=0)
+    fill = common_pb2.BotSpec(kind="heuristic", difficulty="beginner")
+    ticket = await enqueue(
+        h, a, variants=["4p"], allow_bots=True, bot_fill_after_s=1, fill_bot=fill
+    )
+    assert (await h.node.lobby.director.cycle("ncw")).started == 0
+    await asyncio.sleep(1.05)
     assert (await h.node.lobby.director.cycle("ncw")).started == 1
     assignment = (await h.status(a, ticket)).assignment
     table = h.node.lobby.store.table_by_game(assignment.game_id)
     assert table is not None
-    assert sum(1 for s in table.seats if s.bot_kind) == 3
+    bot_seats = [s.index for s in table.seats if s.bot_kind]
+    assert len(bot_seats) == 3 and assignment.seat not in bot_seats
+    assert {(s.bot_kind, s.bot_difficulty) for s in table.seats if s.bot_kind} == {
+        ("heuristic", "beginner")
+    }
+    secret = h.settings.secret()
+    tokens = [
+        s.seat_token or bot_seat_token(secret, assignment.game_id, s.index) for s in table.seats
+    ]
+    result = await play_to_end(
+        h.authority, assignment.game_id, tokens, bots=dict.fromkeys(bot_seats, ("ncw", fill))
+    )
+    assert len(result.seats) == 4
+    await settle_finished(h.node.lobby.store, h.node.lobby.games)
+    assert h.node.lobby.store.table(table.id).status == "finished"
+    _player, ratings = h.node.lobby.store.player(a.player_id)
+    assert [(r.game, r.games) for r in ratings] == [("ncw", 1)]
+    _bot, bot_ratings = h.node.lobby.store.player("bot:heuristic:beginner")
+    assert [r.game for r in bot_ratings] == ["ncw"]
 
 
 async def test_cancel_at_the_moment_of_matching_is_never_assigned(harness: Harness) -> None:
