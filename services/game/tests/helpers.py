@@ -117,9 +117,18 @@ class Referee:
     options: dict[str, str] = field(default_factory=dict)
     actions: list[Action] = field(default_factory=list)
 
+    _cache: tuple[int, MatchState[Any]] | None = None
+
     def state(self) -> MatchState[Any]:
-        rules = get_rules(self.rules_id)
-        return Match(rules).replay(self.seed, self.variant, self.options, self.actions)
+        """The match state after every recorded action (applied incrementally)."""
+        match = Match(get_rules(self.rules_id))
+        if self._cache is None or self._cache[0] > len(self.actions):
+            self._cache = (0, match.start(self.seed, self.variant, self.options))
+        done, state = self._cache
+        for action in self.actions[done:]:
+            state = match.apply(state, action.seat, action.option_id).state
+        self._cache = (len(self.actions), state)
+        return state
 
     def check_view(
         self, view: game_pb2.SeatView, viewer: int | None, state: MatchState[Any] | None = None
