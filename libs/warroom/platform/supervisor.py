@@ -47,7 +47,7 @@ EXIT_ALREADY_RUNNING = 4
 EXIT_DIED = 5
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
-console = Console(highlight=False, width=None if sys.stdout.isatty() else 110)
+console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 110)
 err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 110)
 
 SERVICES = (
@@ -573,27 +573,18 @@ class Supervisor:
         """Print endpoints, health, logs and how to connect."""
         cfg = self.config
         table = Table(title="Warroom is running", title_justify="left")
-        for column in ("process", "endpoint", "health", "pid", "log"):
-            table.add_column(column, overflow="fold")
-        for child in self.children:
-            health = self.health(child)
+        for column in ("process", "endpoint", "health", "pid"):
+            table.add_column(column)
+        children = list(self.children) + ([self.redis] if self.redis is not None else [])
+        for child in children:
+            health = self.health(child) if child is not self.redis else "RUNNING"
             colour = "green" if health in ("SERVING", "READY", "RUNNING") else "red"
-            table.add_row(
-                child.name,
-                child.endpoint,
-                f"[{colour}]{health}[/]",
-                str(child.pid),
-                _relative(child.log, cfg.root),
-            )
-        if self.redis is not None:
-            table.add_row(
-                "redis",
-                self.redis_url,
-                "[green]RUNNING[/]",
-                str(self.redis.pid),
-                _relative(self.redis.log, cfg.root),
-            )
+            endpoint = self.redis_url if child is self.redis else child.endpoint
+            table.add_row(child.name, endpoint, f"[{colour}]{health}[/]", str(child.pid))
         console.print(table)
+        console.print("logs")
+        for child in children:
+            console.print(f"  {child.name:9} {_relative(child.log, cfg.root)}", soft_wrap=True)
         console.print(
             f"redis     {redact(self.redis_url)}"
             + ("  (embedded, data in " + _relative(cfg.var / "redis", cfg.root) + ")")
