@@ -27,13 +27,19 @@ def _strait_partners() -> tuple[tuple[tuple[int, int], ...], ...]:
     return tuple(tuple(x) for x in out)
 
 
-def adjacent(s: SfState, space: int, side: int) -> list[int]:
+@cache
+def _base_adj() -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(sorted(a)) for a in tables().adj)
+
+
+def adjacent(s: SfState, space: int, side: int) -> tuple[int, ...]:
     """Spaces adjacent to `space` for `side` (a strait counts when `side` controls its anchor)."""
-    out = list(tables().adj[space])
-    for anchor, other in _strait_partners()[space]:
-        if s.control[anchor] == side:
-            out.append(other)
-    return out
+    base = _base_adj()[space]
+    partners = _strait_partners()[space]
+    if not partners:
+        return base
+    extra = tuple(other for anchor, other in partners if s.control[anchor] == side)
+    return base + extra if extra else base
 
 
 def is_adjacent(s: SfState, a: int, b: int, side: int) -> bool:

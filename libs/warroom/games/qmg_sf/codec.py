@@ -19,11 +19,22 @@ def public_into(s: SfState, m: Any) -> None:
     m.minor.extend(s.minor)
     m.mcf.extend(s.mcf)
     m.vp.extend(s.vp)
-    m.malta_depot, m.bulgaria_flag, m.extra_actions = s.malta_depot, s.bulgaria_flag, s.extra_actions
+    m.malta_depot, m.bulgaria_flag, m.extra_actions = (
+        s.malta_depot,
+        s.bulgaria_flag,
+        s.extra_actions,
+    )
     for f in s.stack:
         fm = m.stack.add()
         fm.kind, fm.seat, fm.card, fm.face, fm.pc, fm.branch, fm.n = (
-            f.kind, f.seat, f.card, f.face, f.pc, f.branch, f.n)
+            f.kind,
+            f.seat,
+            f.card,
+            f.face,
+            f.pc,
+            f.branch,
+            f.n,
+        )
         fm.data.extend(f.data)
     c = s.combat
     m.has_combat = c is not None
@@ -32,7 +43,12 @@ def public_into(s: SfState, m: Any) -> None:
         cm.side, cm.faction, cm.src, cm.tgt, cm.sea = c.side, c.faction, c.src, c.tgt, c.sea
         cm.force.extend(c.force)
         cm.req, cm.free, cm.advanced, cm.factions, cm.rounds = (
-            c.req, c.free, c.advanced, c.factions, c.rounds)
+            c.req,
+            c.free,
+            c.advanced,
+            c.factions,
+            c.rounds,
+        )
     for name in sorted(s.tags):
         tag = m.tags.add()
         tag.name, tag.piece = name, s.tags[name]
@@ -48,15 +64,28 @@ def public_of(m: Any, rng_state: int) -> SfState:
     s.loc, s.on, s.moved = list(m.loc), list(m.on), m.moved
     s.control, s.step_control = list(m.control), list(m.step_control)
     s.minor, s.mcf, s.vp = list(m.minor), list(m.mcf), list(m.vp)
-    s.malta_depot, s.bulgaria_flag, s.extra_actions = m.malta_depot, m.bulgaria_flag, m.extra_actions
+    s.malta_depot, s.bulgaria_flag, s.extra_actions = (
+        m.malta_depot,
+        m.bulgaria_flag,
+        m.extra_actions,
+    )
     s.stack = [
         Frame(f.kind, f.seat, f.card, f.face, f.pc, f.branch, f.n, tuple(f.data)) for f in m.stack
     ]
     if m.has_combat:
         c = m.combat
         s.combat = Combat(
-            c.side, c.faction, c.src, c.tgt, c.sea, list(c.force), c.req, c.free, c.advanced,
-            c.factions, c.rounds,
+            c.side,
+            c.faction,
+            c.src,
+            c.tgt,
+            c.sea,
+            list(c.force),
+            c.req,
+            c.free,
+            c.advanced,
+            c.factions,
+            c.rounds,
         )
     s.tags = {t.name: t.piece for t in m.tags}
     s.over, s.winner, s.reason = m.over, m.winner, m.reason

@@ -137,7 +137,9 @@ def start(s: SfState, fac: int, src: int, tgt: int, ctx: Ctx) -> None:
     t = tables()
     force = force_of(s, fac, src, tgt)
     s.combat = Combat(SIDE_OF_FACTION[fac], fac, src, tgt, t.water[tgt], force)
-    ctx.log(f"{FACTIONS[fac]} attacks {board.name(tgt)} from {board.name(src)} with {len(force)} piece(s)")
+    ctx.log(
+        f"{FACTIONS[fac]} attacks {board.name(tgt)} from {board.name(src)} with {len(force)} piece(s)"
+    )
     begin_round(s, ctx)
 
 
@@ -185,11 +187,7 @@ def _support(s: SfState, c: Combat, side: int, factions: int, supplied_only: boo
 
 
 def _removable_defenders(s: SfState, c: Combat) -> list[int]:
-    return [
-        p
-        for p in defenders(s, c.tgt)
-        if not (kind(p) == CARRIER and airplane_on(s, p))
-    ]
+    return [p for p in defenders(s, c.tgt) if not (kind(p) == CARRIER and airplane_on(s, p))]
 
 
 def options(s: SfState, frame: Frame) -> Options:
@@ -203,12 +201,30 @@ def options(s: SfState, frame: Frame) -> Options:
     if frame.kind == "c_aa_atk":
         react = "anti_air" if frame.n == AIR else "naval_combat"
         cs = cards.reactions(s, c.side, react, 1 << c.faction)
-        return [("pass", "Do not counter"), *((f"{'aa' if react == 'anti_air' else 'nc'}{x}", f"{react} with {cards.card(x).name}") for x in cs)]
+        return [
+            ("pass", "Do not counter"),
+            *(
+                (
+                    f"{'aa' if react == 'anti_air' else 'nc'}{x}",
+                    f"{react} with {cards.card(x).name}",
+                )
+                for x in cs
+            ),
+        ]
     if frame.kind == "c_aa_def":
         react = "anti_air" if frame.n == AIR else "naval_combat"
         allowed = frame.data[0] if frame.data else _reaction_factions(c)
         cs = cards.reactions(s, 1 - c.side, react, allowed)
-        return [("pass", "Do not counter"), *((f"{'aa' if react == 'anti_air' else 'nc'}{x}", f"{react} with {cards.card(x).name}") for x in cs)]
+        return [
+            ("pass", "Do not counter"),
+            *(
+                (
+                    f"{'aa' if react == 'anti_air' else 'nc'}{x}",
+                    f"{react} with {cards.card(x).name}",
+                )
+                for x in cs
+            ),
+        ]
     if frame.kind == "c_cont":
         return _cont_options(s, c)
     if frame.kind == "c_exch":
@@ -236,13 +252,22 @@ def _def_options(s: SfState, c: Combat, reactions: bool) -> Options:
         for x in cards.reactions(s, side, "stand_fast", allowed):
             info = cards.card(x)
             limited = bool(info.reaction_spaces) or info.reaction_desert
-            if not limited or c.tgt in info.reaction_spaces or (info.reaction_desert and t.desert[c.tgt]):
+            if (
+                not limited
+                or c.tgt in info.reaction_spaces
+                or (info.reaction_desert and t.desert[c.tgt])
+            ):
                 out.append((f"sf{x}", f"Stand Fast with {info.name}"))
         for x in cards.reactions(s, side, "exchange", allowed):
             fx = cards.card(x).faction
             for p in removable + support:
                 if faction(p) == fx:
-                    out.append((f"ex{x}-{p}", f"Exchange with {cards.card(x).name}, removing {board.piece_name(p)}"))
+                    out.append(
+                        (
+                            f"ex{x}-{p}",
+                            f"Exchange with {cards.card(x).name}, removing {board.piece_name(p)}",
+                        )
+                    )
             if mcf:
                 out.append((f"ex{x}-mcf", f"Exchange with {cards.card(x).name}, removing an MCF"))
         for x in cards.reactions(s, side, "retreat", allowed):
@@ -251,7 +276,9 @@ def _def_options(s: SfState, c: Combat, reactions: bool) -> Options:
                 if faction(p) != fx:
                     continue
                 for sp, _ in destinations(s, p, "retreat"):
-                    out.append((f"rt{x}-{p}-{sp}", f"Retreat {board.piece_name(p)} to {board.name(sp)}"))
+                    out.append(
+                        (f"rt{x}-{p}-{sp}", f"Retreat {board.piece_name(p)} to {board.name(sp)}")
+                    )
     else:
         for x in cards.reactions(s, side, "withdraw_navy", allowed):
             fx = cards.card(x).faction
@@ -259,7 +286,9 @@ def _def_options(s: SfState, c: Combat, reactions: bool) -> Options:
                 if faction(p) != fx or kind(p) not in (FLEET, CARRIER):
                     continue
                 for sp, _ in destinations(s, p, "withdraw"):
-                    out.append((f"wn{x}-{p}-{sp}", f"Withdraw {board.piece_name(p)} to {board.name(sp)}"))
+                    out.append(
+                        (f"wn{x}-{p}-{sp}", f"Withdraw {board.piece_name(p)} to {board.name(sp)}")
+                    )
         if any(s.loc[p] == c.src and kind(p) == AIR for p in c.force):
             for x in cards.reactions(s, side, "anti_air", allowed):
                 out.append((f"aa{x}", f"Anti-Air with {cards.card(x).name}"))
@@ -318,7 +347,9 @@ def _adv_options(s: SfState, c: Combat) -> Options:
     for p in alive_force(s, c):
         if kind(p) not in (INF, TANK):
             continue
-        if not any(sp == c.tgt for sp, _ in destinations(s, p, "advance" if s.on[p] >= 0 else "action")):
+        if not any(
+            sp == c.tgt for sp, _ in destinations(s, p, "advance" if s.on[p] >= 0 else "action")
+        ):
             continue
         for x in cs:
             out.append((f"adv{x}-{p}", f"Advance! {board.piece_name(p)} with {cards.card(x).name}"))
@@ -326,7 +357,7 @@ def _adv_options(s: SfState, c: Combat) -> Options:
 
 
 def _parse(option: str, prefix: str) -> list[int]:
-    return [int(v) for v in option[len(prefix):].split("-")]
+    return [int(v) for v in option[len(prefix) :].split("-")]
 
 
 def apply(s: SfState, frame: Frame, option: str, ctx: Ctx) -> None:
@@ -371,7 +402,9 @@ def apply(s: SfState, frame: Frame, option: str, ctx: Ctx) -> None:
         counter = "anti_air" if kind(p) == AIR else "naval_combat" if kind(p) == FLEET else ""
         allowed = frame.data[0] if frame.data else _reaction_factions(c)
         if counter and not c.sea and cards.reactions(s, 1 - c.side, counter, allowed):
-            s.stack.append(Frame("c_aa_def", 1 - c.side, n=kind(p), data=(allowed, 1, frame.data[2])))
+            s.stack.append(
+                Frame("c_aa_def", 1 - c.side, n=kind(p), data=(allowed, 1, frame.data[2]))
+            )
             return
         _after_def(s, c, frame.data[2], ctx)
     elif k == "c_adv":
@@ -496,7 +529,9 @@ def _apply_cont(s: SfState, c: Combat, option: str, ctx: Ctx) -> None:
         return
     x = int(option[2:])
     cards.use(s, c.side, x, True)
-    ctx.log(f"{'Sustain Attack' if option.startswith('sa') else 'Naval Combat'}: {cards.card(x).name}")
+    ctx.log(
+        f"{'Sustain Attack' if option.startswith('sa') else 'Naval Combat'}: {cards.card(x).name}"
+    )
     begin_round(s, ctx)
 
 

@@ -256,16 +256,16 @@ def tables() -> Tables:
         adj[b].add(a)
     flags: list[list[int]] = [[] for _ in FACTIONS]
     for i, s in enumerate(spaces):
-        for f in s.flags:
-            flags[FACTIONS.index(f)].append(i)
+        for fname in s.flags:
+            flags[FACTIONS.index(fname)].append(i)
     bulgaria_factions: set[int] = set()
     for fl in land_flags:
         sp = idx(map_path, fl.space, fl.space)
-        for f in fl.factions:
+        for fname in fl.factions:
             if fl.marker == "bulgaria":
-                bulgaria_factions.add(FACTIONS.index(f))
+                bulgaria_factions.add(FACTIONS.index(fname))
             else:
-                flags[FACTIONS.index(f)].append(sp)
+                flags[FACTIONS.index(fname)].append(sp)
     strait_t = tuple(
         (idx(map_path, s.anchor, s.anchor), index[s.seas[0]], index[s.seas[1]]) for s in straits
     )
@@ -276,12 +276,12 @@ def tables() -> Tables:
     )
     piece_faction: list[int] = []
     piece_kind: list[int] = []
-    for c in counts:
-        f = FACTIONS.index(c.faction)
-        for k, kind in enumerate(KINDS):
-            for _ in range(getattr(c, kind)):
-                piece_faction.append(f)
-                piece_kind.append(k)
+    for count in counts:
+        fi = FACTIONS.index(count.faction)
+        for ki, kind_name in enumerate(KINDS):
+            for _ in range(getattr(count, kind_name)):
+                piece_faction.append(fi)
+                piece_kind.append(ki)
     start_t = tuple(
         (FACTIONS.index(s.faction) * 8 + KINDS.index(s.piece), idx(setup_path, s.space, s.space))
         for s in start

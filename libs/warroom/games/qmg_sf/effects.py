@@ -113,6 +113,35 @@ def match(s: SfState, flt: dict[str, Any] | None, space: int, side: int) -> bool
     return hit or not alts
 
 
+def matching(s: SfState, flt: dict[str, Any] | None, side: int) -> list[int]:
+    """Every space passing a filter (in index order)."""
+    t = tables()
+    if not flt:
+        return list(range(len(t.space_ids)))
+    if set(flt) <= {"in", "near", "kind", "desert"}:
+        cand: set[int] = set()
+        alts = False
+        if "in" in flt:
+            alts = True
+            cand.update(t.space(x) for x in flt["in"])
+        if "near" in flt:
+            alts = True
+            for x in flt["near"]:
+                i = t.space(x)
+                cand.add(i)
+                cand.update(adjacent(s, i, side))
+        if "desert" in flt:
+            alts = True
+            cand.update(i for i, d in enumerate(t.desert) if d)
+        if not alts:
+            cand = set(range(len(t.space_ids)))
+        if "kind" in flt:
+            water = flt["kind"] == "water"
+            cand = {i for i in cand if t.water[i] == water}
+        return sorted(cand)
+    return [sp for sp in range(len(t.space_ids)) if match(s, flt, sp, side)]
+
+
 def placements(
     s: SfState, fac: int, k: int, recruit: bool, flt: dict[str, Any] | None
 ) -> list[tuple[int, int]]:
@@ -122,14 +151,19 @@ def placements(
     if not recruit and board.usa_idle(s, fac):
         return []
     reached = reach(s, fac) if not recruit else frozenset()
+    occ = board.occupancy(s)
+    enemy_bit = 1 << (1 - side)
+    enemy_fleet_bit = 4 << (1 - side)
     out: list[tuple[int, int]] = []
-    for sp in range(len(t.space_ids)):
-        if board.neutral(s, sp) or board.enemy_occupied(s, sp, side):
+    for sp in matching(s, flt, side):
+        if s.control[sp] == NEUTRAL or occ[sp] & enemy_bit:
             continue
-        if not match(s, flt, sp, side):
-            continue
-        if not recruit and not board.controls(s, sp, side):
-            continue
+        if not recruit:
+            if t.water[sp]:
+                if occ[sp] & enemy_fleet_bit:
+                    continue
+            elif s.control[sp] != side:
+                continue
         if not recruit and not supplied_at(s, fac, sp, reached):
             continue
         water = t.water[sp]
@@ -143,9 +177,7 @@ def placements(
         for p, at in enumerate(s.loc):
             if at != sp or side_of(p) != side:
                 continue
-            if kind(p) == FLEET and not board.cargo(s, p) and _transportable(p, fac):
-                out.append((sp, p))
-            elif kind(p) == CARRIER and k == AIR and faction(p) == fac and not airplane_on(s, p):
+            if (kind(p) == FLEET and not board.cargo(s, p) and _transportable(p, fac)) or (kind(p) == CARRIER and k == AIR and faction(p) == fac and not airplane_on(s, p)):
                 out.append((sp, p))
     return out
 
@@ -157,8 +189,9 @@ def _transportable(fleet: int, fac: int) -> bool:
     return SIDE_OF_FACTION[ff] == 0 or fac in (ff, 4)
 
 
-def place_options(s: SfState, fac: int, k: int, recruit: bool, flt: dict[str, Any] | None,
-                  optional: bool) -> Options:
+def place_options(
+    s: SfState, fac: int, k: int, recruit: bool, flt: dict[str, Any] | None, optional: bool
+) -> Options:
     """Options of a deploy/recruit decision: d<space>[-<carrier>], free<piece>, skip."""
     out: Options = []
     if optional:
@@ -175,7 +208,12 @@ def place_options(s: SfState, fac: int, k: int, recruit: bool, flt: dict[str, An
     for sp, on in spots:
         tail = f"-{on}" if on >= 0 else ""
         where = board.name(sp) + (f" aboard {board.piece_name(on)}" if on >= 0 else "")
-        out.append((f"d{sp}{tail}", f"{'Recruit' if recruit else 'Deploy'} {FACTIONS[fac]} {KINDS[k]} in {where}"))
+        out.append(
+            (
+                f"d{sp}{tail}",
+                f"{'Recruit' if recruit else 'Deploy'} {FACTIONS[fac]} {KINDS[k]} in {where}",
+            )
+        )
     return out
 
 
@@ -200,8 +238,6 @@ def _move_candidates(s: SfState, step: Step, done: tuple[int, ...]) -> Options:
         if at == OFF or p in done or faction(p) not in facs or kind(p) not in kinds:
             continue
         side = side_of(p)
-        if board.cargo(s, p) and kind(p) == CARRIER:
-            pass
         if s.on[p] < 0 and match(s, into, at, side) and not board.usa_idle(s, faction(p)):
             out.append((f"st{p}", f"{board.piece_name(p)} moves in place"))
         for sp, on in destinations(s, p, "action"):
@@ -223,7 +259,9 @@ def _attack_options(s: SfState, side: int, step: Step, fac: int | None) -> Optio
         force = combat.force_of(s, f, src, tgt)
         if containing >= 0 and not any(kind(p) == containing for p in force):
             continue
-        out.append((f"a{f}-{src}-{tgt}", f"{FACTIONS[f]} attacks {board.name(tgt)} from {board.name(src)}"))
+        out.append(
+            (f"a{f}-{src}-{tgt}", f"{FACTIONS[f]} attacks {board.name(tgt)} from {board.name(src)}")
+        )
     return out
 
 
@@ -265,9 +303,7 @@ def feasible(s: SfState, side: int, card_id: int, step: Step) -> bool:
         spec = step["piece"]
         return bool(board.on_board(s, FACTIONS.index(spec["faction"]), KINDS.index(spec["kind"])))
     if op == "choose":
-        return any(
-            playable_steps(s, side, card_id, tuple(option)) for option in step["options"]
-        )
+        return any(playable_steps(s, side, card_id, tuple(option)) for option in step["options"])
     return True
 
 
@@ -279,8 +315,7 @@ def playable_steps(s: SfState, side: int, card_id: int, steps: tuple[Step, ...])
         optional = step.get("optional", False) or step.get("if_possible", False)
         if not ok and not optional:
             return False
-        if ok and (step["op"] not in (*PLACING, "attack") or True):
-            anything = anything or ok
+        anything = anything or ok
     return anything
 
 
@@ -308,7 +343,6 @@ def run_step(s: SfState, frame: Frame, ctx: Ctx) -> None:
     op = step["op"]
     sub = Frame("", side, frame.card, frame.face, at, frame.branch)
     fac = card_faction(frame, step)
-    t = tables()
     if op == "require":
         if not feasible(s, side, frame.card, step):
             ctx.log(f"{cards.card(frame.card).name}: prerequisite not met")
@@ -349,7 +383,7 @@ def run_step(s: SfState, frame: Frame, ctx: Ctx) -> None:
             sub.kind = "fx_move"
             s.stack.append(sub)
     elif op == "attack":
-        if _attack_options(s, side, step, fac if "faction" in step or True else None):
+        if _attack_options(s, side, step, fac):
             sub.kind = "fx_attack"
             s.stack.append(sub)
     elif op == "eliminate":
@@ -373,10 +407,11 @@ def run_step(s: SfState, frame: Frame, ctx: Ctx) -> None:
             sub.n = int(step["count"])
             s.stack.append(sub)
     elif op == "choose":
-        sub.kind = "fx_choose"
-        s.stack.append(sub)
+        if any(playable_steps(s, side, frame.card, tuple(o)) for o in step["options"]):
+            sub.kind = "fx_choose"
+            s.stack.append(sub)
     else:
-        raise AssertionError(f"unknown op {op} in card {frame.card} ({t.names[0]})")
+        raise AssertionError(f"unknown op {op} in card {frame.card}")
 
 
 def _follow_options(s: SfState, p: int, step: Step) -> Options:
@@ -401,7 +436,11 @@ def options(s: SfState, frame: Frame) -> Options:
     if frame.kind == "fx_place":
         fac = card_faction(frame, step)
         return place_options(
-            s, fac, KINDS.index(step["piece"]), step["op"] == "recruit", step.get("at"),
+            s,
+            fac,
+            KINDS.index(step["piece"]),
+            step["op"] == "recruit",
+            step.get("at"),
             bool(step.get("optional")),
         )
     if frame.kind == "fx_follow":
@@ -412,13 +451,17 @@ def options(s: SfState, frame: Frame) -> Options:
             out.insert(0, ("skip", "Move no more pieces"))
         return out or [("skip", "Nothing can move")]
     if frame.kind == "fx_attack":
-        fac = FACTIONS.index(step["faction"]) if "faction" in step else cards.card(frame.card).faction
+        fac = (
+            FACTIONS.index(step["faction"]) if "faction" in step else cards.card(frame.card).faction
+        )
         out = _attack_options(s, side, step, fac)
         if step.get("optional"):
             out.insert(0, ("skip", "Do not attack"))
         return out
     if frame.kind == "fx_elim":
-        return [(f"e{p}", f"Eliminate {board.piece_name(p)}") for p in _elim_candidates(s, side, step)]
+        return [
+            (f"e{p}", f"Eliminate {board.piece_name(p)}") for p in _elim_candidates(s, side, step)
+        ]
     if frame.kind == "fx_unless":
         p = frame.data[0]
         keep = [c for c in s.hands[side] if cards.card(c).faction == faction(p)]
@@ -500,7 +543,11 @@ def apply(s: SfState, frame: Frame, option: str, ctx: Ctx) -> None:
     elif k == "fx_elim":
         p = int(option[1:])
         if step.get("unless_discard"):
-            s.stack.append(Frame("fx_unless", 1 - side, frame.card, frame.face, frame.pc, frame.branch, data=(p,)))
+            s.stack.append(
+                Frame(
+                    "fx_unless", 1 - side, frame.card, frame.face, frame.pc, frame.branch, data=(p,)
+                )
+            )
             return
         board.eliminate(s, p)
         ctx.log(f"eliminates {board.piece_name(p)}")

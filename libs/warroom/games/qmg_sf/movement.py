@@ -22,7 +22,7 @@ from warroom.games.qmg_sf.board import (
     usa_idle,
 )
 from warroom.games.qmg_sf.content import tables
-from warroom.games.qmg_sf.state import AIR, CARRIER, FLEET, INF, OFF, TANK, SfState
+from warroom.games.qmg_sf.state import AIR, CARRIER, FLEET, INF, NEUTRAL, OFF, TANK, SfState
 from warroom.games.qmg_sf.supply import airplane_on, reach, supplied_at
 
 Dest = tuple[int, int]
@@ -41,7 +41,9 @@ def destinations(s: SfState, piece: int, mode: str) -> list[Dest]:
     if k in (FLEET, CARRIER):
         if mode in ("move1", "move2", "action", "withdraw"):
             raw = [
-                (w, -1) for w in adjacent(s, at, side) if t.water[w] and not enemy_occupied(s, w, side)
+                (w, -1)
+                for w in adjacent(s, at, side)
+                if t.water[w] and not enemy_occupied(s, w, side)
             ]
     elif k in (INF, TANK):
         raw = _ground(s, piece, at, carrier, side, mode)
@@ -49,16 +51,22 @@ def destinations(s: SfState, piece: int, mode: str) -> list[Dest]:
         raw = _air(s, piece, at, carrier, side, mode)
     if not raw:
         return []
-    alone = not any(
-        q != piece and s.loc[q] == at and s.on[q] != piece and side_of(q) == side
-        for q in range(len(s.loc))
-    ) and board.mcf_side(s, at) != side
+    alone = board.mcf_side(s, at) != side
+    if alone:
+        for q, q_at in enumerate(s.loc):
+            if q_at == at and q != piece and s.on[q] != piece:
+                alone = False
+                break
     reached = reach(s, faction(piece), skip=piece if alone else -1)
     return [d for d in raw if supplied_at(s, faction(piece), d[0], reached)]
 
 
 def _land_ok(s: SfState, space: int, side: int) -> bool:
-    return not tables().water[space] and not neutral(s, space) and not enemy_occupied(s, space, side)
+    return (
+        not tables().water[space]
+        and s.control[space] != NEUTRAL
+        and not board.occupancy(s)[space] >> (1 - side) & 1
+    )
 
 
 def _ground(s: SfState, piece: int, at: int, carrier: int, side: int, mode: str) -> list[Dest]:

@@ -14,7 +14,7 @@ from google.protobuf.message import Message
 from warroom.engine.errors import IllegalOptionError, SetupError
 from warroom.engine.model import Applied, Decision, Event, Option, Result, SeatInfo, VariantInfo
 from warroom.engine.rules import Rules
-from warroom.games.qmg_sf import codec, scoring, turn, views
+from warroom.games.qmg_sf import board, codec, scoring, turn, views
 from warroom.games.qmg_sf.board import side_of
 from warroom.games.qmg_sf.content import tables
 from warroom.games.qmg_sf.setup import VARIANTS, new_state
@@ -161,17 +161,25 @@ class SouthFrontRules(Rules[SfState]):
         t = tables()
         out: list[str] = []
         for side in (0, 1):
-            held = (
-                state.hands[side] + state.decks[side] + state.late[side] + state.discards[side]
-            )
+            held = state.hands[side] + state.decks[side] + state.late[side] + state.discards[side]
             if sorted(held) != sorted(t.deck_cards[side]):
                 out.append(f"{SIDES[side]} cards not conserved")
             if not set(state.revealed[side]) <= set(state.discards[side]):
                 out.append(f"{SIDES[side]} revealed cards not in the discard pile")
-        for sp in range(len(t.space_ids)):
-            sides = {side_of(p) for p, at in enumerate(state.loc) if at == sp}
-            if len(sides) > 1:
-                out.append(f"both sides in {t.names[sp]}")
+        first: dict[int, int] = {}
+        for p, at in enumerate(state.loc):
+            if at == OFF:
+                continue
+            sd = side_of(p)
+            if first.setdefault(at, sd) != sd:
+                out.append(f"both sides in {t.names[at]}")
+        for sp, n in enumerate(state.mcf):
+            if (
+                n > 0
+                and board.mcf_side(state, sp) >= 0
+                and first.get(sp, -9) == 1 - board.mcf_side(state, sp)
+            ):
+                out.append(f"an MCF shares {t.names[sp]} with the enemy")
         for p, c in enumerate(state.on):
             if c >= 0 and (state.loc[p] != state.loc[c] or state.loc[c] == OFF):
                 out.append(f"piece {p} carried by {c} elsewhere")

@@ -34,7 +34,7 @@ def new_state(seed: int, variant: str) -> SfState:
     for side in (AXIS, ALLIES):
         mid = [c for c in t.deck_cards[side] if t.cards[c].era == "mid"]
         s.late[side] = [c for c in t.deck_cards[side] if t.cards[c].era == "late"]
-        s.contingency.update({c: INITIAL for c in t.contingency_cards[side]})
+        s.contingency.update(dict.fromkeys(t.contingency_cards[side], INITIAL))
         if variant == "first_game":
             labelled = [c for c in mid if t.cards[c].first_game]
             rest = [c for c in mid if c not in labelled]
@@ -42,7 +42,7 @@ def new_state(seed: int, variant: str) -> SfState:
             if len(labelled) <= 5:
                 s.hands[side] = labelled
             else:
-                s.hands[side] = []
+                s.hands[side] = labelled
                 s.decks[side] = rest
                 order.append(Frame("fg_leave", side))
                 continue

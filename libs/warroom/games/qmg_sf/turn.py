@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from warroom.engine import rng
 from warroom.games.qmg_sf import board, cards, combat, effects, scoring, supply
-from warroom.games.qmg_sf.board import faction, kind, side_of
+from warroom.games.qmg_sf.board import side_of
 from warroom.games.qmg_sf.content import COUNTRIES, FACTIONS, KINDS, SIDE_OF_FACTION, tables
 from warroom.games.qmg_sf.movement import destinations, movable, stranded
 from warroom.games.qmg_sf.state import (
@@ -91,7 +91,11 @@ def conscription_placements(s: SfState, fac: int, k: int) -> list[tuple[int, int
     side = SIDE_OF_FACTION[fac]
     ids = tables().space_ids
     spots = effects.placements(s, fac, k, False, {"near": [ids[f] for f in flags]})
-    return [sp for sp in spots if sp[0] in flags or any(f in board.adjacent(s, sp[0], side) for f in flags)]
+    return [
+        sp
+        for sp in spots
+        if sp[0] in flags or any(f in board.adjacent(s, sp[0], side) for f in flags)
+    ]
 
 
 def _action_options(s: SfState) -> Options:
@@ -116,7 +120,9 @@ def _action_options(s: SfState) -> Options:
             if not board.available(s, fac, k) and not board.on_board(s, fac, k):
                 continue
             if conscription_placements(s, fac, k):
-                out.append((f"cons{fac}.{k}", f"Conscription: {FACTIONS[fac]} {KINDS[k]} ({cost} card(s))"))
+                out.append(
+                    (f"cons{fac}.{k}", f"Conscription: {FACTIONS[fac]} {KINDS[k]} ({cost} card(s))")
+                )
     if hand and any(destinations(s, p, "action") for p in _own_pieces(s, side)):
         out.append(("fm", "Forced March (discard 1 card)"))
     if len(hand) >= 2 and combat.all_attacks(s, side):
@@ -134,7 +140,10 @@ def _own_pieces(s: SfState, side: int) -> list[int]:
 def _frame_options(s: SfState, f: Frame) -> Options:
     side = f.seat
     if f.kind == "mulligan":
-        return [("keep", "Keep this hand"), ("mulligan", "Mulligan: reshuffle and draw 5 new cards")]
+        return [
+            ("keep", "Keep this hand"),
+            ("mulligan", "Mulligan: reshuffle and draw 5 new cards"),
+        ]
     if f.kind == "fg_leave":
         labelled = [c for c in tables().deck_cards[side] if cards.card(c).first_game]
         return [(f"k{c}", f"Leave {cards.card(c).name} in the deck") for c in labelled]
@@ -144,7 +153,10 @@ def _frame_options(s: SfState, f: Frame) -> Options:
         fac, k = f.data
         out: Options = []
         if not board.available(s, fac, k):
-            return [(f"free{p}", f"Remove {board.piece_name(p)} from the board first") for p in board.on_board(s, fac, k)]
+            return [
+                (f"free{p}", f"Remove {board.piece_name(p)} from the board first")
+                for p in board.on_board(s, fac, k)
+            ]
         for sp, on in conscription_placements(s, fac, k):
             tail = f"-{on}" if on >= 0 else ""
             out.append((f"d{sp}{tail}", f"Deploy {FACTIONS[fac]} {KINDS[k]} in {board.name(sp)}"))
@@ -158,7 +170,10 @@ def _frame_options(s: SfState, f: Frame) -> Options:
         return out or [("skip", "Nothing can move")]
     if f.kind == "da_attack":
         out = [
-            (f"a{fac}-{src}-{tgt}", f"{FACTIONS[fac]} attacks {board.name(tgt)} from {board.name(src)}")
+            (
+                f"a{fac}-{src}-{tgt}",
+                f"{FACTIONS[fac]} attacks {board.name(tgt)} from {board.name(src)}",
+            )
             for fac, src, tgt in combat.all_attacks(s, side)
         ]
         return out or [("skip", "Nothing can attack")]
@@ -238,7 +253,9 @@ def _apply_action(s: SfState, option: str, ctx: Ctx) -> None:
         face = s.contingency[c]
         s.contingency[c] = SECOND if face == 0 else GONE
         info = cards.card(c)
-        ctx.log(f"Contingency {info.second_name if face else info.name}: {info.second_text if face else info.text}")
+        ctx.log(
+            f"Contingency {info.second_name if face else info.name}: {info.second_text if face else info.text}"
+        )
         s.stack.append(Frame("fx", side, c, face))
     elif option.startswith("cons"):
         fac, k = (int(x) for x in option[4:].split("."))
@@ -271,7 +288,9 @@ def _apply_frame(s: SfState, f: Frame, option: str, ctx: Ctx) -> None:
             s.hands[side] = []
             cards.draw(s, side, 5)
             ctx.irreversible = True
-        ctx.log(f"the {SIDES[side]} {'take a mulligan' if option == 'mulligan' else 'keep their hand'}")
+        ctx.log(
+            f"the {SIDES[side]} {'take a mulligan' if option == 'mulligan' else 'keep their hand'}"
+        )
         if not s.stack:
             s.phase = "move1"
             s.moved = 0
@@ -371,4 +390,3 @@ def end_turn(s: SfState, ctx: Ctx) -> None:
     s.moved = 0
     s.step_control = list(s.control)
     s.tags.clear()
-    _ = faction, kind

@@ -74,7 +74,9 @@ def kind_of(s: SfState) -> str:
 def pieces(s: SfState, faction: str, kind: str, space: str) -> list[int]:
     """Pieces of a faction and kind in a space."""
     f, k = FACTIONS.index(faction), KINDS.index(kind)
-    return [p for p in board.pieces_at(s, sp(space)) if board.faction(p) == f and board.kind(p) == k]
+    return [
+        p for p in board.pieces_at(s, sp(space)) if board.faction(p) == f and board.kind(p) == k
+    ]
 
 
 def move(p: int, space: str, on: int = -1) -> str:

@@ -258,7 +258,9 @@ def test_mcf_reactions_on_behalf_of_minor_country() -> None:
     put(s, "Pact", "infantry", "albania")
     put(s, "Pact", "fleet", "ionian")
     hand(s, AXIS, 55, 56)
-    hand(s, ALLIES, 1, 22, 9)  # Britain Supports Greece (SF Athens), French Foreign Legion (Exchange), Retreat
+    hand(
+        s, ALLIES, 1, 22, 9
+    )  # Britain Supports Greece (SF Athens), French Foreign Legion (Exchange), Retreat
     s = act(s, "da")
     s = act(s, "d55")
     s = act(s, "d56")
