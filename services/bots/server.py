@@ -179,6 +179,7 @@ async def serve(
     settings: BotSettings, port: int | None = None, metrics_port: int | None = None
 ) -> tuple[RunningServer, BotServicer]:
     """Start the bot service (port 0 picks a free port); returns the server and servicer."""
+    settings.register_extra_games()
     servicer = BotServicer(settings)
     running = await start_server(
         settings,

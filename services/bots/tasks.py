@@ -103,6 +103,7 @@ class RedisClaims:
 @cache
 def _resources(pid: int) -> tuple[GrpcGameApi, RedisClaims]:
     settings = get_bot_settings()
+    settings.register_extra_games()
     return GrpcGameApi(settings), RedisClaims(redis.Redis.from_url(settings.redis_url))
 
 
@@ -135,7 +136,7 @@ _SOFT, _HARD = time_limits(get_bot_settings())
     time_limit=_HARD,
     ignore_result=True,
 )
-def play_turn(self: Task, game_id: str, seat: int, version: int) -> str:
+def play_turn(self: Task, game_id: str, seat: int, version: int, decision_id: str = "") -> str:
     """Play a bot seat's decision at `version` at most once (see services.bots.turn)."""
     settings = get_bot_settings()
     api, claims = _resources(os.getpid())
@@ -152,6 +153,7 @@ def play_turn(self: Task, game_id: str, seat: int, version: int) -> str:
             claim_prefix=settings.redis_prefix,
             claim_ttl=_HARD + 5,
             chooser=_chooser(settings),
+            decision_id=decision_id,
         )
     except turn.Transient as exc:
         retries = int(self.request.retries or 0)

@@ -10,7 +10,15 @@ A turn acts at most once:
   and a claim left by a dead worker expires after the hard time limit;
 - the submission carries the idempotency key f"{game_id}:{seat}:{version}" and
   `expected_version=version`, so the authority applies it once whatever happens;
-- a task whose version is no longer the game's does nothing (stale).
+- a task whose version is no longer the game's does nothing (stale) when its
+  seat owes nothing now, or when the task names the decision it was sent for
+  (`decision_id`, optional) and that decision is over. A seat of a simultaneous
+  decision still owes the same decision after another seat answered (the
+  version moved, and the authority sends no new task), so without
+  `decision_id` a task whose seat still owes a decision answers it. The
+  submission names the decision it answers, and the authority accepts a
+  stale `expected_version` only while that decision is pending for the seat,
+  so each decision still gets at most one answer from the seat.
 
 Written against small interfaces (`GameApi`, `Claims`) so tests can drive it
 with fakes; `tasks.py` wires it to gRPC, Redis and Celery.
@@ -126,6 +134,7 @@ def play_turn(
     claim_ttl: int,
     chooser: Chooser | None = None,
     overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    decision_id: str = "",
 ) -> TurnOutcome:
     """Play one bot turn at most once (see the module docstring); raises Transient to retry."""
     key = claim_key(claim_prefix, game_id, seat, version)
@@ -140,10 +149,12 @@ def play_turn(
         return _rpc_outcome(exc, "GetView")
     if seat_view.HasField("result"):
         return TurnOutcome(GAME_OVER)
-    if seat_view.version != version:
-        return TurnOutcome(STALE, detail=f"game at version {seat_view.version}")
     decision = seat_view.decision
-    if seat not in decision.seats or not decision.options:
+    owes = seat in decision.seats and bool(decision.options)
+    moved = seat_view.version != version
+    if moved and (not owes or (decision_id and decision.decision_id != decision_id)):
+        return TurnOutcome(STALE, detail=f"game at version {seat_view.version}")
+    if not owes:
         return TurnOutcome(NOT_OWED, detail=f"seat {seat} owes no decision")
     bot = seat_view.seats[seat].bot if seat < len(seat_view.seats) else None
     spec = core.spec_from_message(bot, "heuristic") if bot is not None else BotSpec("heuristic")

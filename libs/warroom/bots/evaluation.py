@@ -7,12 +7,14 @@ tie 1/2, loss 0; teammates, who share a rank, tie with each other).
 
 A game may offer an evaluation of unfinished states in one of two ways: a
 method `evaluate(state, seat) -> float` on its `Rules`, or a function
-registered here with `register_evaluator`. Without one, the generic fallback
+registered here with `register_evaluator` (modules under `warroom.bots.games`
+named after the game id are imported on first use). Without one, the generic fallback
 is the mean terminal reward of a few uniformly random playouts.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +38,11 @@ def evaluator_for(rules: Rules[Any]) -> Evaluator | None:
     hook = getattr(rules, "evaluate", None)
     if callable(hook):
         return _clamped(hook)
+    if rules.game_id not in _EVALUATORS:
+        try:
+            importlib.import_module(f"warroom.bots.games.{rules.game_id}")
+        except ImportError:
+            return None
     return _EVALUATORS.get(rules.game_id)
 
 

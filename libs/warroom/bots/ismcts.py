@@ -6,7 +6,8 @@ hands, secret objectives, the game's RNG), then walks one shared tree with
 UCT, restricted to the options legal in that determinization, and keeps an
 availability count per edge (the ISMCTS form of UCB). Below the tree it plays
 uniformly random options; a playout cut at `rollout_steps` is scored by the
-game's evaluation hook when it has one. Each edge keeps the value of the seat
+game's evaluation hook when it has one (`rollout_steps` defaults to
+`CUTOFF_WITH_EVALUATOR` steps for a game with an evaluation, else `FULL_PLAYOUT`). Each edge keeps the value of the seat
 that chose it, so the search serves any number of seats.
 
 Simultaneous decisions: the match layer lets the seats of a simultaneous
@@ -32,6 +33,8 @@ from warroom.engine.model import Decision
 from warroom.engine.rng import Rng
 
 HIDDEN = "?"
+CUTOFF_WITH_EVALUATOR = 24
+FULL_PLAYOUT = 5000
 
 Token = tuple[int, str]
 Key = tuple[int, tuple[Token, ...]]
@@ -68,7 +71,7 @@ class IsmctsBot(Bot):
         budget: Budget,
         seed: int = 0,
         exploration: float = 0.7,
-        rollout_steps: int = 2000,
+        rollout_steps: int | None = None,
     ) -> None:
         self.budget = budget
         self._rng = Rng(seed)
@@ -105,13 +108,15 @@ class _Search:
     """One search tree: nodes keyed by (seat to move, observed history)."""
 
     def __init__(
-        self, position: SeatPosition, rng: Rng, exploration: float, rollout_steps: int
+        self, position: SeatPosition, rng: Rng, exploration: float, rollout_steps: int | None
     ) -> None:
         self.position = position
         self.rng = rng
         self.exploration = exploration
-        self.rollout_steps = rollout_steps
         self.evaluator = evaluator_for(position.rules)
+        if rollout_steps is None:
+            rollout_steps = CUTOFF_WITH_EVALUATOR if self.evaluator else FULL_PLAYOUT
+        self.rollout_steps = rollout_steps
         self.root_ids = position.option_ids()
         self.nodes: dict[Key, dict[str, Edge]] = {}
         self.root_key: Key = (position.seat, ())

@@ -159,14 +159,42 @@ def test_a_claim_held_by_a_running_task_makes_a_duplicate_retry(
     assert len(authority.applied) == 1
 
 
+def test_a_simultaneous_decision_is_answered_after_the_version_moved(
+    claims: RedisClaims, redis_prefix: str
+) -> None:
+    authority = FakeAuthority()
+    # Both seats owe the opening (simultaneous) decision at version 0; seat 0 answers first.
+    assert _run(authority, claims, redis_prefix, 0, 0, "t1").outcome == turn.SUBMITTED
+    # Seat 1's task was sent at version 0; the decision is still pending for seat 1.
+    assert _run(authority, claims, redis_prefix, 1, 0, "t2").outcome == turn.SUBMITTED
+    assert [s for s, _ in authority.applied] == [0, 1]
+
+
 def test_a_stale_task_does_nothing(claims: RedisClaims, redis_prefix: str) -> None:
     authority = FakeAuthority()
-    assert _run(authority, claims, redis_prefix, 0, 0, "t1").outcome == turn.SUBMITTED
-    assert _run(authority, claims, redis_prefix, 1, 0, "t2").outcome == turn.STALE
-    assert len(authority.applied) == 1
-    # The authority sends a fresh task for seat 1 at the new version.
-    assert _run(authority, claims, redis_prefix, 1, 1, "t3").outcome == turn.SUBMITTED
-    assert [s for s, _ in authority.applied] == [0, 1]
+    for seat, task in ((0, "t1"), (1, "t2")):
+        assert _run(authority, claims, redis_prefix, seat, 0, task).outcome == turn.SUBMITTED
+    pending = authority.state.pending
+    assert pending is not None and len(pending.seats) == 1
+    idle = 1 - pending.seats[0]
+    # A late task of the seat that owes nothing now, sent at an old version.
+    assert _run(authority, claims, redis_prefix, idle, 1, "t3").outcome == turn.STALE
+    # A task naming a decision that is over is stale even if its seat owes a newer one.
+    acting = pending.seats[0]
+    outcome = turn.play_turn(
+        "g1",
+        acting,
+        1,
+        task_id="t4",
+        token=f"seat-{acting}",
+        api=authority,
+        claims=claims,
+        claim_prefix=redis_prefix,
+        claim_ttl=30,
+        decision_id="1",
+    )
+    assert outcome.outcome == turn.STALE
+    assert len(authority.applied) == 2
 
 
 def test_concurrent_duplicates_submit_once(claims: RedisClaims, redis_prefix: str) -> None:

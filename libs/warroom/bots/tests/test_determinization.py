@@ -66,8 +66,9 @@ def _searched(rules: Rules[Any], seed: int, limit: int) -> Iterator[tuple[Any, M
 def test_determinizations_reproduce_the_view_and_public_view(game_id: str) -> None:
     rules: Rules[Any] = get_rules(game_id)
     checked = 0
-    for seed in (1, 2, 3):
-        for true_state, view, seat, sampled in _searched(rules, seed, 40):
+    seeds, steps = ((1, 2, 3), 40) if game_id == "toy" else ((1,), 60)
+    for seed in seeds:
+        for true_state, view, seat, sampled in _searched(rules, seed, steps):
             assert rules.view(sampled, seat) == view
             assert rules.view(sampled, None) == rules.view(true_state, None)
             checked += 1

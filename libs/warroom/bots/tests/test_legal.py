@@ -21,7 +21,16 @@ SPECS = {
     "ismcts": BotSpec("ismcts", "beginner", budget_iterations=24),
     "ncw-official": BotSpec("ncw-official", "expert"),
 }
-SEEDS = {"toy": range(1, 9)}
+SEEDS = {"toy": range(1, 9), "ncw": range(1, 2)}
+# Games whose playouts are long get a smaller search per decision.
+ITERATIONS = {"toy": 24, "ncw": 2}
+
+
+def _spec(kind: str, game_id: str, seed: int) -> BotSpec:
+    spec = replace(SPECS[kind], seed=seed)
+    if kind == "ismcts":
+        spec = replace(spec, budget_iterations=ITERATIONS.get(game_id, 8))
+    return spec
 
 
 def _cases() -> list[tuple[str, str]]:
