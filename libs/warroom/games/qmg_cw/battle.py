@@ -12,8 +12,26 @@ from __future__ import annotations
 from warroom.games.qmg_cw import board
 from warroom.games.qmg_cw.content import tables
 from warroom.games.qmg_cw.effects import card, piece_label, remove_piece, usable, use_card
-from warroom.games.qmg_cw.flow import Ctx, Options, auto, card_name, chooser, decision, pop, push, update_top
-from warroom.games.qmg_cw.state import AIR, CwState, Frame, piece_bloc, piece_kind, piece_space, seat_bits
+from warroom.games.qmg_cw.flow import (
+    Ctx,
+    Options,
+    auto,
+    card_name,
+    chooser,
+    decision,
+    pop,
+    push,
+    update_top,
+)
+from warroom.games.qmg_cw.state import (
+    AIR,
+    CwState,
+    Frame,
+    piece_bloc,
+    piece_kind,
+    piece_space,
+    seat_bits,
+)
 
 
 @auto("strike")
@@ -25,12 +43,23 @@ def _strike(state: CwState, frame: Frame, ctx: Ctx) -> None:
         update_top(state, pc=1)
         push(
             state,
-            Frame("defend", bloc=frame.target, mask=state.bloc_mask(frame.target), piece=frame.piece, tag=frame.tag),
+            Frame(
+                "defend",
+                bloc=frame.target,
+                mask=state.bloc_mask(frame.target),
+                piece=frame.piece,
+                tag=frame.tag,
+            ),
         )
         return
     pop(state)
     if frame.pc == 2 and frame.tag == "battle" and not tables().is_sea[piece_space(frame.piece)]:
-        push(state, Frame("window", bloc=frame.bloc, tag="after_land_battle", space=piece_space(frame.piece)))
+        push(
+            state,
+            Frame(
+                "window", bloc=frame.bloc, tag="after_land_battle", space=piece_space(frame.piece)
+            ),
+        )
 
 
 def protections(state: CwState, seat: int, victim: int) -> list[int]:
@@ -53,7 +82,11 @@ def air_defenders(state: CwState, frame: Frame) -> list[int]:
     """Defending Air Forces in or adjacent to the battle space (supply not needed)."""
     space = piece_space(frame.piece)
     near = board.neighbours(state, space, frame.bloc) | {space}
-    return [p for p in state.pieces if piece_bloc(p) == frame.bloc and piece_kind(p) == AIR and piece_space(p) in near]
+    return [
+        p
+        for p in state.pieces
+        if piece_bloc(p) == frame.bloc and piece_kind(p) == AIR and piece_space(p) in near
+    ]
 
 
 @decision("defend", "Your piece is about to be removed: react or let it go")
@@ -85,7 +118,9 @@ def _defend_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ct
     ctx.log(f"Air Defense: the {piece_label(af)} is lost instead")
     state.remove_piece(af)
     attacker = state.stack[-2].bloc
-    push(state, Frame("intercept", bloc=attacker, mask=state.bloc_mask(attacker), piece=frame.piece))
+    push(
+        state, Frame("intercept", bloc=attacker, mask=state.bloc_mask(attacker), piece=frame.piece)
+    )
 
 
 def interceptors(state: CwState, frame: Frame) -> list[int]:
@@ -96,7 +131,10 @@ def interceptors(state: CwState, frame: Frame) -> list[int]:
     return [
         p
         for p in state.pieces
-        if piece_bloc(p) == frame.bloc and piece_kind(p) == AIR and piece_space(p) in near and supply.supplied(p)
+        if piece_bloc(p) == frame.bloc
+        and piece_kind(p) == AIR
+        and piece_space(p) in near
+        and supply.supplied(p)
     ]
 
 
@@ -104,7 +142,7 @@ def interceptors(state: CwState, frame: Frame) -> list[int]:
 def _intercept_options(state: CwState, frame: Frame) -> Options:
     opts = [(f"ic:{p}", f"Intercept with the {piece_label(p)}") for p in interceptors(state, frame)]
     opts.append(("pass", "Let the battle fail"))
-    return {seat: opts for seat in seat_bits(frame.mask)}
+    return dict.fromkeys(seat_bits(frame.mask), opts)
 
 
 @chooser("intercept")

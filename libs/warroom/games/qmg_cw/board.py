@@ -33,7 +33,8 @@ def neighbours(state: CwState, space: int, bloc: int) -> frozenset[int]:
         if space not in (a, b):
             continue
         if any(
-            piece_space(p) == anchor and piece_kind(p) == ARMY and piece_bloc(p) != bloc for p in state.pieces
+            piece_space(p) == anchor and piece_kind(p) == ARMY and piece_bloc(p) != bloc
+            for p in state.pieces
         ):
             continue
         extra.add(b if space == a else a)
@@ -128,7 +129,10 @@ class Supply:
         if piece_kind(code) == AIR:
             space, nat = piece_space(code), piece_nat(code)
             return any(
-                piece_space(p) == space and piece_nat(p) == nat and piece_kind(p) != AIR and self.supplied(p)
+                piece_space(p) == space
+                and piece_nat(p) == nat
+                and piece_kind(p) != AIR
+                and self.supplied(p)
                 for p in self.state.pieces
             )
         if code in self.state.organic:
@@ -175,20 +179,23 @@ def can_stand(state: CwState, space: int, nat: int, kind: int) -> bool:
             return False
         if bloc == NA and piece_nat(p) != nat:
             return False
-    if nat == NATIONALIST and t.printed_supply[space]:
-        return False
-    return True
+    return not (nat == NATIONALIST and t.printed_supply[space])
 
 
 def air_host(state: CwState, supply: Supply, space: int, nat: int) -> bool:
     """A supplied Army or Navy of the nationality in the space (needed to place an Air Force)."""
     return any(
-        piece_space(p) == space and piece_nat(p) == nat and piece_kind(p) != AIR and supply.supplied(p)
+        piece_space(p) == space
+        and piece_nat(p) == nat
+        and piece_kind(p) != AIR
+        and supply.supplied(p)
         for p in state.pieces
     )
 
 
-def build_spaces(state: CwState, nat: int, kind: int, area: Iterable[int] | None, recruit: bool) -> list[int]:
+def build_spaces(
+    state: CwState, nat: int, kind: int, area: Iterable[int] | None, recruit: bool
+) -> list[int]:
     """Spaces where a piece may be built (or recruited), within `area` when given."""
     if not available(state, nat, kind):
         return []
@@ -211,7 +218,9 @@ def build_spaces(state: CwState, nat: int, kind: int, area: Iterable[int] | None
         if nat != NATIONALIST:
             if supplied_spaces is None:
                 supplied_spaces = {
-                    piece_space(p) for p in state.pieces if piece_nat(p) == nat and supply.supplied(p)
+                    piece_space(p)
+                    for p in state.pieces
+                    if piece_nat(p) == nat and supply.supplied(p)
                 }
             if not any(n in supplied_spaces for n in neighbours(state, s, bloc)):
                 continue

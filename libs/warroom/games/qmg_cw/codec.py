@@ -22,9 +22,40 @@ def frame_to_pb(frame: Frame, out: pb.Frame) -> None:
     out.tag = frame.tag
 
 
+def frame_message(frame: Frame) -> pb.Frame:
+    """A new Frame message."""
+    return pb.Frame(
+        kind=frame.kind,
+        bloc=frame.bloc,
+        mask=frame.mask,
+        owner=frame.owner,
+        card=frame.card,
+        pc=frame.pc,
+        count=frame.count,
+        target=frame.target,
+        space=frame.space,
+        piece=frame.piece,
+        items=frame.items,
+        tag=frame.tag,
+    )
+
+
 def frame_from_pb(m: pb.Frame) -> Frame:
     """A Frame from its message."""
-    return Frame(m.kind, m.bloc, m.mask, m.owner, m.card, m.pc, m.count, m.target, m.space, m.piece, tuple(m.items), m.tag)
+    return Frame(
+        m.kind,
+        m.bloc,
+        m.mask,
+        m.owner,
+        m.card,
+        m.pc,
+        m.count,
+        m.target,
+        m.space,
+        m.piece,
+        tuple(m.items),
+        m.tag,
+    )
 
 
 def encode(state: CwState) -> pb.State:
@@ -60,8 +91,7 @@ def encode(state: CwState) -> pb.State:
                 opening=seat.opening,
             )
         )
-    for frame in state.stack:
-        frame_to_pb(frame, m.stack.add())
+    m.stack.extend(frame_message(f) for f in state.stack)
     return m
 
 

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from warroom.engine.content import Record, load_records, read_yaml, require
 
@@ -108,10 +108,10 @@ class CardRecord(Record):
     escalation_conditional: bool = False
     wmd_cost: int = 0
     target: Literal["none", "one_enemy", "each_enemy"] = "none"
-    cost: dict[str, Any] = {}
-    effects: list[dict[str, Any]] = []
-    passive: dict[str, Any] = {}
-    trigger: dict[str, Any] = {}
+    cost: dict[str, Any] = Field(default_factory=dict)
+    effects: list[dict[str, Any]] = Field(default_factory=list)
+    passive: dict[str, Any] = Field(default_factory=dict)
+    trigger: dict[str, Any] = Field(default_factory=dict)
 
 
 class SetupModel(BaseModel):
@@ -183,7 +183,9 @@ def _check_effects(path: Path, label: str, effects: list[dict[str, Any]], spaces
         require(op in OPS, path, label, "effects", f"unknown effect primitive {op!r}")
         for key in ("near", "space"):
             if key in effect:
-                require(effect[key] in spaces, path, label, "effects", f"unknown space {effect[key]!r}")
+                require(
+                    effect[key] in spaces, path, label, "effects", f"unknown space {effect[key]!r}"
+                )
         for sid in effect.get("spaces", []):
             require(sid in spaces, path, label, "effects", f"unknown space {sid!r}")
         for branch in effect.get("branches", []):
@@ -201,20 +203,32 @@ def tables() -> Tables:
         for a in s.adjacent:
             require(a in idset, spaces_path, s.id, "adjacent", f"unknown space {a!r}")
             other = spaces[ids.index(a)]
-            require(s.id in other.adjacent, spaces_path, s.id, "adjacent", f"{a!r} does not list it back")
-            require(not (s.kind == "land" and other.kind == "land" and False), spaces_path, s.id, None, "")
+            require(
+                s.id in other.adjacent,
+                spaces_path,
+                s.id,
+                "adjacent",
+                f"{a!r} does not list it back",
+            )
     straits_path = CONTENT_DIR / "straits.yaml"
     straits = load_records(straits_path, StraitRecord)
-    strait_rows = []
+    strait_rows: list[tuple[int, int, int]] = []
     for st in straits:
-        require(st.anchor in idset and len(st.seas) == 2, straits_path, st.id, "anchor", "bad strait")
-        a, b = (ids.index(x) for x in st.seas)
-        strait_rows.append((ids.index(st.anchor), a, b))
+        require(
+            st.anchor in idset and len(st.seas) == 2, straits_path, st.id, "anchor", "bad strait"
+        )
+        strait_rows.append((ids.index(st.anchor), ids.index(st.seas[0]), ids.index(st.seas[1])))
     cards_path = CONTENT_DIR / "cards.yaml"
     cards = load_records(cards_path, CardRecord)
     counts = Counter(c.deck for c in cards)
     expected = {"red": 39, "maroon": 34, "blue": 41, "green": 40, "gold": 32, "orange": 30}
-    require(dict(counts) == expected, cards_path, None, "deck", f"deck sizes {dict(counts)} != {expected}")
+    require(
+        dict(counts) == expected,
+        cards_path,
+        None,
+        "deck",
+        f"deck sizes {dict(counts)} != {expected}",
+    )
     out_cards = []
     for index, c in enumerate(cards):
         label = f"{c.id} ({c.name})"
@@ -222,14 +236,39 @@ def tables() -> Tables:
         require(c.type in CARD_TYPES, cards_path, label, "type", f"unknown type {c.type!r}")
         require(c.when in WHEN, cards_path, label, "when", f"unknown timing {c.when!r}")
         require(c.nationality in NATS, cards_path, label, "nationality", "unknown nationality")
-        require(DECK_BLOC[DECKS.index(c.deck)] == BLOCS.index(c.bloc), cards_path, label, "deck", "deck of another bloc")
-        require(NAT_BLOC[NATS.index(c.nationality)] == BLOCS.index(c.bloc), cards_path, label, "nationality", "bad bloc")
+        require(
+            DECK_BLOC[DECKS.index(c.deck)] == BLOCS.index(c.bloc),
+            cards_path,
+            label,
+            "deck",
+            "deck of another bloc",
+        )
+        require(
+            NAT_BLOC[NATS.index(c.nationality)] == BLOCS.index(c.bloc),
+            cards_path,
+            label,
+            "nationality",
+            "bad bloc",
+        )
         _check_effects(cards_path, label, c.effects, idset)
         out_cards.append(
             Card(
-                c.id, c.name, BLOCS.index(c.bloc), DECKS.index(c.deck), c.type, _nat(c.nationality), c.when,
-                c.once_per_turn, c.escalation, c.escalation_conditional, c.wmd_cost, c.target, dict(c.cost),
-                tuple(c.effects), dict(c.passive), dict(c.trigger),
+                c.id,
+                c.name,
+                BLOCS.index(c.bloc),
+                DECKS.index(c.deck),
+                c.type,
+                _nat(c.nationality),
+                c.when,
+                c.once_per_turn,
+                c.escalation,
+                c.escalation_conditional,
+                c.wmd_cost,
+                c.target,
+                dict(c.cost),
+                tuple(c.effects),
+                dict(c.passive),
+                dict(c.trigger),
             )
         )
     setup_path = CONTENT_DIR / "setup.yaml"
@@ -242,9 +281,7 @@ def tables() -> Tables:
         start.append((NATS.index(row["nat"]), KINDS.index(row["piece"]), ids.index(row["space"])))
     variants: dict[str, tuple[str, tuple[tuple[int, int], ...]]] = {}
     for vid, v in setup.variants.items():
-        seats = tuple(
-            (BLOCS.index(b), -1 if d == "all" else DECKS.index(d)) for b, d in v["seats"]
-        )
+        seats = tuple((BLOCS.index(b), -1 if d == "all" else DECKS.index(d)) for b, d in v["seats"])
         variants[vid] = (str(v["description"]), seats)
     adjacency = tuple(frozenset(ids.index(a) for a in s.adjacent) for s in spaces)
     return Tables(

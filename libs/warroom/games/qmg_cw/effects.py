@@ -87,13 +87,11 @@ def cost_payable(state: CwState, seat: int, c: Card) -> bool:
         me = c.bloc
         if not any(piece_bloc(p) == me and piece_kind(p) == ARMY for p in state.pieces):
             return False
+    deck = sum(len(state.seats[s].deck) for s in state.bloc_seats(c.bloc))
     for effect in c.effects:
-        if effect["op"] == "each_bloc_discard_deck":
-            if sum(len(state.seats[s].deck) for s in state.bloc_seats(c.bloc)) < int(effect["count"]):
-                return False
-    if c.target != "none" and not affordable_targets(state, c, c.bloc):
-        return False
-    return True
+        if effect["op"] == "each_bloc_discard_deck" and deck < int(effect["count"]):
+            return False
+    return c.target == "none" or bool(affordable_targets(state, c, c.bloc))
 
 
 def table_cards(state: CwState, seat: int) -> list[int]:
@@ -196,12 +194,24 @@ def _resolve(state: CwState, frame: Frame, ctx: Ctx) -> None:
         if need:
             pay(state, 1 << frame.owner, need)
         if c.cost.get("eliminate_own") == "army":
-            push(state, Frame("own_army", bloc=frame.bloc, mask=1 << frame.owner, owner=frame.owner))
+            push(
+                state, Frame("own_army", bloc=frame.bloc, mask=1 << frame.owner, owner=frame.owner)
+            )
         return
     if frame.pc == 1:
         update_top(state, pc=2)
         if c.target == "one_enemy":
-            push(state, Frame("pick_target", bloc=frame.bloc, mask=1 << frame.owner, owner=frame.owner, card=frame.card, tag="wmd"))
+            push(
+                state,
+                Frame(
+                    "pick_target",
+                    bloc=frame.bloc,
+                    mask=1 << frame.owner,
+                    owner=frame.owner,
+                    card=frame.card,
+                    tag="wmd",
+                ),
+            )
         elif c.target == "each_enemy":
             first, second = enemies(frame.bloc)
             update_top(state, target=first, items=(second,))
@@ -259,30 +269,32 @@ def start_effect(state: CwState, effect: dict[str, Any], frame: Frame, ctx: Ctx)
     me = c.bloc
     owner = frame.owner
     mask = 1 << owner
-    common = {"bloc": me, "mask": mask, "owner": owner, "card": frame.card}
+    common: dict[str, Any] = {"bloc": me, "mask": mask, "owner": owner, "card": frame.card}
     path = _path(frame, effect)
     if op in ("build", "recruit", "battle", "eliminate", "air_power"):
-        push(state, Frame(f"fx_{op}", items=path, **common))  # type: ignore[arg-type]
+        push(state, Frame(f"fx_{op}", items=path, **common))
     elif op == "gain_vp":
         gain_vp(state, me, _vp_amount(state, effect, me), ctx)
     elif op == "enemy_lose_vp":
-        push(state, Frame("fx_lose", items=path, count=int(effect["amount"]), **common))  # type: ignore[arg-type]
+        push(state, Frame("fx_lose", items=path, count=int(effect["amount"]), **common))
         _need_target(state, frame, common)
     elif op == "enemy_discard_hand":
-        push(state, Frame("fx_discard_hand", count=int(effect["count"]), **common))  # type: ignore[arg-type]
+        push(state, Frame("fx_discard_hand", count=int(effect["count"]), **common))
         _need_target(state, frame, common)
     elif op == "enemy_discard_deck":
-        push(state, Frame("fx_discard_deck", count=int(effect["count"]), **common))  # type: ignore[arg-type]
+        push(state, Frame("fx_discard_deck", count=int(effect["count"]), **common))
         _need_target(state, frame, common)
     elif op == "discard_enemy_wmd":
-        push(state, Frame("fx_wmd", count=int(effect["max"]), pc=0, **common))  # type: ignore[arg-type]
+        push(state, Frame("fx_wmd", count=int(effect["max"]), pc=0, **common))
         _need_target(state, frame, common)
     elif op == "each_bloc_discard_deck":
         for b in range(3):
             _bloc_discard_deck(state, b, int(effect["count"]), ctx)
     elif op == "each_bloc_discard_wmd_or_lose_vp":
         for b in (2, 1, 0):
-            push(state, Frame("fx_own_wmd", bloc=b, mask=state.bloc_mask(b), count=int(effect["vp"])))
+            push(
+                state, Frame("fx_own_wmd", bloc=b, mask=state.bloc_mask(b), count=int(effect["vp"]))
+            )
     elif op == "supply_token":
         nat = NAT_CODE[effect["nat"]]
         space = tables().space(effect["space"])
@@ -295,20 +307,23 @@ def start_effect(state: CwState, effect: dict[str, Any], frame: Frame, ctx: Ctx)
         for e in enemies(me):
             escalate(state, e, me, int(effect["amount"]), ctx)
     elif op == "play_type":
-        push(state, Frame("fx_play", tag=str(effect["type"]), **common))  # type: ignore[arg-type]
+        push(state, Frame("fx_play", tag=str(effect["type"]), **common))
     elif op == "prepare_type":
-        push(state, Frame("fx_prepare", tag=str(effect["type"]), **common))  # type: ignore[arg-type]
+        push(state, Frame("fx_prepare", tag=str(effect["type"]), **common))
     elif op == "draw":
         draw(state, owner, int(effect["count"]), ctx)
     elif op == "eliminate_own_armies":
-        push(state, Frame("fx_own_elim", count=int(effect["max"]), pc=int(effect["vp_each"]), **common))  # type: ignore[arg-type]
+        push(
+            state,
+            Frame("fx_own_elim", count=int(effect["max"]), pc=int(effect["vp_each"]), **common),
+        )
     elif op == "protect":
         below = _strike_index(state)
         if below >= 0:
             state.stack[below] = _replace(state.stack[below], pc=3)
             ctx.log("the piece is not removed")
     elif op == "choose":
-        push(state, Frame("fx_branch", items=path, count=len(effect["branches"]), **common))  # type: ignore[arg-type]
+        push(state, Frame("fx_branch", items=path, count=len(effect["branches"]), **common))
     else:  # pragma: no cover - content validation rejects unknown primitives
         raise AssertionError(op)
 
@@ -349,14 +364,17 @@ def _vp_amount(state: CwState, effect: dict[str, Any], me: int) -> int:
         space = t.space(effect["if_occupies"])
         occ = board.occupants(state)[space]
         has_army = any(
-            piece_space(p) == space and piece_bloc(p) == me and piece_kind(p) == ARMY for p in state.pieces
+            piece_space(p) == space and piece_bloc(p) == me and piece_kind(p) == ARMY
+            for p in state.pieces
         )
         return amount if has_army and not board.contested(occ) else 0
     if "per_piece" in effect:
         rule = effect["per_piece"]
         spaces = board.within(state, t.space(rule["near"]), int(rule.get("range", 0)), me)
         nat = NAT_CODE[rule["nat"]]
-        return amount * sum(1 for p in state.pieces if piece_nat(p) == nat and piece_space(p) in spaces)
+        return amount * sum(
+            1 for p in state.pieces if piece_nat(p) == nat and piece_space(p) in spaces
+        )
     return amount
 
 
@@ -380,7 +398,11 @@ def _bloc_discard_deck(state: CwState, bloc: int, count: int, ctx: Ctx) -> int:
 @decision("pick_target", "Choose the enemy Bloc")
 def _pick_target_options(state: CwState, frame: Frame) -> Options:
     c = card(frame.card)
-    blocs = affordable_targets(state, c, frame.bloc) if frame.tag == "wmd" else list(enemies(frame.bloc))
+    blocs = (
+        affordable_targets(state, c, frame.bloc)
+        if frame.tag == "wmd"
+        else list(enemies(frame.bloc))
+    )
     return {frame.owner: [(f"t:{b}", bloc_name(b)) for b in blocs]}
 
 
@@ -431,7 +453,9 @@ def _recruit_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: C
         built(state, card(frame.card).nat, int(kind), int(space), frame.bloc, ctx, recruit=True)
 
 
-def built(state: CwState, nat: int, kind: int, space: int, bloc: int, ctx: Ctx, recruit: bool) -> None:
+def built(
+    state: CwState, nat: int, kind: int, space: int, bloc: int, ctx: Ctx, recruit: bool
+) -> None:
     """Place a built/recruited piece and open the reaction windows a build triggers."""
     board.place(state, space, nat, kind)
     state.last_space = space
@@ -470,7 +494,7 @@ def battle_targets(state: CwState, frame: Frame) -> list[int]:
             continue
         if spaces is not None and s not in spaces:
             continue
-        if domain == "land" and t.is_sea[s] or domain == "sea" and not t.is_sea[s]:
+        if (domain == "land" and t.is_sea[s]) or (domain == "sea" and not t.is_sea[s]):
             continue
         if target != NOBODY and piece_bloc(p) != target:
             continue
@@ -499,7 +523,10 @@ def _battle_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ct
     set_target(state, piece_bloc(victim), ctx, escalates=bool(effect.get("escalates")))
     state.last_space = piece_space(victim)
     ctx.log(f"{bloc_name(frame.bloc)} battles the {piece_label(victim)}")
-    push(state, Frame("strike", bloc=frame.bloc, target=piece_bloc(victim), piece=victim, tag="battle"))
+    push(
+        state,
+        Frame("strike", bloc=frame.bloc, target=piece_bloc(victim), piece=victim, tag="battle"),
+    )
 
 
 def eliminate_targets(state: CwState, frame: Frame) -> list[int]:
@@ -509,15 +536,17 @@ def eliminate_targets(state: CwState, frame: Frame) -> list[int]:
     spaces = area(state, effect, me)
     want = effect.get("piece", "army")
     target = resolve_target(state)
-    own_army = {piece_space(p) for p in state.pieces if piece_bloc(p) == me and piece_kind(p) == ARMY}
+    own_army = {
+        piece_space(p) for p in state.pieces if piece_bloc(p) == me and piece_kind(p) == ARMY
+    }
     out = []
     for p in state.pieces:
         if piece_bloc(p) == me:
             continue
         kind = piece_kind(p)
-        if want == "army" and kind != ARMY or want == "navy" and kind != NAVY:
+        if (want == "army" and kind != ARMY) or (want == "navy" and kind != NAVY):
             continue
-        if want == "army_or_navy" and kind == AIR or want == "air" and kind != AIR:
+        if (want == "army_or_navy" and kind == AIR) or (want == "air" and kind != AIR):
             continue
         if spaces is not None and piece_space(p) not in spaces:
             continue
@@ -544,7 +573,10 @@ def _elim_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx)
     effect = effect_at(frame.card, frame.items)
     set_target(state, piece_bloc(victim), ctx, escalates=bool(effect.get("escalates")))
     ctx.log(f"{bloc_name(frame.bloc)} eliminates the {piece_label(victim)}")
-    push(state, Frame("strike", bloc=frame.bloc, target=piece_bloc(victim), piece=victim, tag="eliminate"))
+    push(
+        state,
+        Frame("strike", bloc=frame.bloc, target=piece_bloc(victim), piece=victim, tag="eliminate"),
+    )
 
 
 @auto("fx_lose")
@@ -610,7 +642,12 @@ def _wmd_options(state: CwState, frame: Frame) -> Options:
     target = resolve_target(state)
     if target == NOBODY or frame.count <= 0:
         return {}
-    cards = [c for s in state.bloc_seats(target) for c in state.seats[s].prepared if card(c).type == "wmd"]
+    cards = [
+        c
+        for s in state.bloc_seats(target)
+        for c in state.seats[s].prepared
+        if card(c).type == "wmd"
+    ]
     if not cards:
         return {}
     opts = [(f"w:{c}", card_name(c)) for c in cards]
@@ -677,7 +714,9 @@ def _play_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx)
 @decision("fx_prepare", "Prepare a card")
 def _prepare_options(state: CwState, frame: Frame) -> Options:
     cards = [c for c in state.seats[frame.owner].hand if card(c).type == frame.tag]
-    return {frame.owner: [*((f"prep:{c}", card_name(c)) for c in cards), ("skip", "Do not prepare")]}
+    return {
+        frame.owner: [*((f"prep:{c}", card_name(c)) for c in cards), ("skip", "Do not prepare")]
+    }
 
 
 @chooser("fx_prepare")
@@ -730,7 +769,16 @@ def _branch_options(state: CwState, frame: Frame) -> Options:
 @chooser("fx_branch")
 def _branch_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
     pop(state)
-    push(state, Frame("sub", bloc=frame.bloc, owner=frame.owner, card=frame.card, items=(frame.items[0], int(option[3:]))))
+    push(
+        state,
+        Frame(
+            "sub",
+            bloc=frame.bloc,
+            owner=frame.owner,
+            card=frame.card,
+            items=(frame.items[0], int(option[3:])),
+        ),
+    )
 
 
 def remove_piece(state: CwState, code: int, ctx: Ctx) -> None:
@@ -743,7 +791,11 @@ def remove_piece(state: CwState, code: int, ctx: Ctx) -> None:
 
 def orphan_check(state: CwState, space: int, nat: int) -> None:
     """An Air Force without an Army or Navy of its nationality: eliminate or relocate it."""
-    hosts = [p for p in state.pieces if piece_space(p) == space and piece_nat(p) == nat and piece_kind(p) != AIR]
+    hosts = [
+        p
+        for p in state.pieces
+        if piece_space(p) == space and piece_nat(p) == nat and piece_kind(p) != AIR
+    ]
     if hosts:
         return
     for p in state.pieces:
@@ -757,7 +809,10 @@ def relocations(state: CwState, af: int) -> list[int]:
     nat = piece_nat(af)
     out = []
     for s in sorted(board.neighbours(state, piece_space(af), nat_bloc(nat))):
-        host = any(piece_space(p) == s and piece_nat(p) == nat and piece_kind(p) != AIR for p in state.pieces)
+        host = any(
+            piece_space(p) == s and piece_nat(p) == nat and piece_kind(p) != AIR
+            for p in state.pieces
+        )
         if host and board.can_stand(state, s, nat, AIR):
             out.append(s)
     return out
@@ -804,4 +859,4 @@ def nat_of_card(cid: int) -> int:
     return card(cid).nat
 
 
-__all__ = ["NAT_BLOC", "enemies", "use_card", "play_card", "prepare_card"]
+__all__ = ["NAT_BLOC", "enemies", "play_card", "prepare_card", "use_card"]

@@ -51,7 +51,9 @@ def auto(kind: str) -> Callable[[AutoFn], AutoFn]:
     return wrap
 
 
-def decision(kind: str, prompt: str, empty: AutoFn | None = None) -> Callable[[OptionsFn], OptionsFn]:
+def decision(
+    kind: str, prompt: str, empty: AutoFn | None = None
+) -> Callable[[OptionsFn], OptionsFn]:
     """Register a decision frame's options function; its chooser follows with `chooser`."""
 
     def wrap(fn: OptionsFn) -> OptionsFn:

@@ -10,8 +10,27 @@ enemy built a Navy where a Bloc has a Navy.
 from __future__ import annotations
 
 from warroom.games.qmg_cw.effects import enemies, usable
-from warroom.games.qmg_cw.flow import Ctx, Options, auto, bloc_name, card_name, chooser, decision, pop, push, update_top
-from warroom.games.qmg_cw.state import NAVY, CwState, Frame, piece_bloc, piece_kind, piece_space, seat_bits
+from warroom.games.qmg_cw.flow import (
+    Ctx,
+    Options,
+    auto,
+    bloc_name,
+    card_name,
+    chooser,
+    decision,
+    pop,
+    push,
+    update_top,
+)
+from warroom.games.qmg_cw.state import (
+    NAVY,
+    CwState,
+    Frame,
+    piece_bloc,
+    piece_kind,
+    piece_space,
+    seat_bits,
+)
 
 TIMING = {
     "resolved": "any_time",
@@ -31,7 +50,8 @@ def eligible(state: CwState, frame: Frame, seat: int) -> list[int]:
         if bloc == frame.bloc:
             return []
         if not any(
-            piece_space(p) == frame.space and piece_bloc(p) == bloc and piece_kind(p) == NAVY for p in state.pieces
+            piece_space(p) == frame.space and piece_bloc(p) == bloc and piece_kind(p) == NAVY
+            for p in state.pieces
         ):
             return []
     return usable(state, seat, (TIMING[trigger],))
@@ -58,7 +78,12 @@ def _window(state: CwState, frame: Frame, ctx: Ctx) -> None:
         first_two = [b for b in order if b != active]
         update_top(state, pc=1, items=tuple(order))
         if len(first_two) == 2:
-            push(state, Frame("react_order", bloc=active, mask=state.bloc_mask(active), items=tuple(first_two)))
+            push(
+                state,
+                Frame(
+                    "react_order", bloc=active, mask=state.bloc_mask(active), items=tuple(first_two)
+                ),
+            )
         return
     if not frame.items:
         pop(state)
@@ -67,13 +92,18 @@ def _window(state: CwState, frame: Frame, ctx: Ctx) -> None:
     update_top(state, items=frame.items[1:])
     mask = _mask(state, frame, bloc)
     if mask:
-        push(state, Frame("react", bloc=bloc, mask=mask, tag=frame.tag, space=frame.space, target=frame.bloc))
+        push(
+            state,
+            Frame(
+                "react", bloc=bloc, mask=mask, tag=frame.tag, space=frame.space, target=frame.bloc
+            ),
+        )
 
 
 @decision("react_order", "Choose which enemy Bloc reacts first")
 def _order_options(state: CwState, frame: Frame) -> Options:
     opts = [(f"first:{b}", bloc_name(b)) for b in frame.items]
-    return {seat: opts for seat in seat_bits(frame.mask)}
+    return dict.fromkeys(seat_bits(frame.mask), opts)
 
 
 @chooser("react_order")

@@ -10,8 +10,7 @@ from google.protobuf.message import Message
 from warroom.engine.errors import IllegalOptionError, SetupError
 from warroom.engine.model import Applied, Decision, Option, Result, SeatInfo, VariantInfo
 from warroom.engine.rules import Rules
-from warroom.games.qmg_cw import air, battle, codec, reactions, scoring, turn, views  # noqa: F401
-from warroom.games.qmg_cw import board, flow
+from warroom.games.qmg_cw import air, battle, board, codec, flow, reactions, scoring, turn, views  # noqa: F401
 from warroom.games.qmg_cw.content import BLOC_NAMES, BLOCS, DECKS, KINDS, NATS, tables
 from warroom.games.qmg_cw.setup import new_state
 from warroom.games.qmg_cw.state import AIR, CwState, piece_bloc, piece_kind, piece_nat, piece_space
@@ -33,7 +32,9 @@ class ColdWarRules(Rules[CwState]):
         """3p, 4p, 5p and 6p per the Player Assignment chart."""
         out = []
         for vid, (description, seats) in tables().variants.items():
-            out.append(VariantInfo(vid, description, len(seats), tuple(side_name(b, c) for b, c in seats)))
+            out.append(
+                VariantInfo(vid, description, len(seats), tuple(side_name(b, c) for b, c in seats))
+            )
         return out
 
     def setup(self, seed: int, variant: str, options: Mapping[str, str]) -> CwState:
@@ -46,7 +47,10 @@ class ColdWarRules(Rules[CwState]):
 
     def seats(self, state: CwState) -> Sequence[SeatInfo]:
         """The seats; teammates share their bloc as team."""
-        return [SeatInfo(i, side_name(s.bloc, s.colour), BLOCS[s.bloc]) for i, s in enumerate(state.seats)]
+        return [
+            SeatInfo(i, side_name(s.bloc, s.colour), BLOCS[s.bloc])
+            for i, s in enumerate(state.seats)
+        ]
 
     def decision(self, state: CwState) -> Decision | None:
         """The pending decision (the top frame)."""
@@ -57,7 +61,10 @@ class ColdWarRules(Rules[CwState]):
         return Decision(
             kind=frame.kind,
             prompt=flow.PROMPTS.get(frame.kind, frame.kind),
-            options={s: tuple(Option(i, label) for i, label in opts) for s, opts in sorted(options.items())},
+            options={
+                s: tuple(Option(i, label) for i, label in opts)
+                for s, opts in sorted(options.items())
+            },
         )
 
     def apply(self, state: CwState, seat: int, option_id: str) -> Applied[CwState]:
@@ -67,7 +74,9 @@ class ColdWarRules(Rules[CwState]):
             raise IllegalOptionError("", option_id, seat, "the game is over")
         options = flow.options_of(state, frame)
         if seat not in options:
-            raise IllegalOptionError("", option_id, seat, f"seat {seat} does not act in {frame.kind!r}")
+            raise IllegalOptionError(
+                "", option_id, seat, f"seat {seat} does not act in {frame.kind!r}"
+            )
         if not any(i == option_id for i, _ in options[seat]):
             raise IllegalOptionError("", option_id, seat, "not a legal option")
         work = state.clone()
@@ -87,10 +96,13 @@ class ColdWarRules(Rules[CwState]):
         blocs = [s.bloc for s in state.seats]
         others = sorted({state.vp[b] for b in range(3) if b not in state.winners}, reverse=True)
         ranks = {
-            i: 0 if b in state.winners else 1 + others.index(state.vp[b]) for i, b in enumerate(blocs)
+            i: 0 if b in state.winners else 1 + others.index(state.vp[b])
+            for i, b in enumerate(blocs)
         }
         winners = frozenset(i for i, b in enumerate(blocs) if b in state.winners)
-        return Result({i: float(state.vp[b]) for i, b in enumerate(blocs)}, winners, ranks, state.reason)
+        return Result(
+            {i: float(state.vp[b]) for i, b in enumerate(blocs)}, winners, ranks, state.reason
+        )
 
     def encode_state(self, state: CwState) -> Message:
         """The State message."""
@@ -115,7 +127,15 @@ class ColdWarRules(Rules[CwState]):
         problems = []
         zones = Counter[int]()
         for s in state.seats:
-            for zone in (s.hand, s.deck, s.discard_up, s.discard_down, s.prepared, s.espionage, s.opening):
+            for zone in (
+                s.hand,
+                s.deck,
+                s.discard_up,
+                s.discard_down,
+                s.prepared,
+                s.espionage,
+                s.opening,
+            ):
                 zones.update(zone)
         if sorted(zones) != list(range(len(tables().cards))) or any(v != 1 for v in zones.values()):
             problems.append("cards are not each in exactly one zone")

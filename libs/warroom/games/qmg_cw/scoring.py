@@ -6,7 +6,15 @@ from __future__ import annotations
 from warroom.games.qmg_cw import board
 from warroom.games.qmg_cw.content import NATS, tables
 from warroom.games.qmg_cw.flow import Ctx, bloc_name
-from warroom.games.qmg_cw.state import ARMY, LAST_ROUND, CwState, piece_bloc, piece_kind, piece_nat, piece_space
+from warroom.games.qmg_cw.state import (
+    ARMY,
+    LAST_ROUND,
+    CwState,
+    piece_bloc,
+    piece_kind,
+    piece_nat,
+    piece_space,
+)
 
 
 def phase_points(state: CwState) -> list[int]:
@@ -31,7 +39,8 @@ def phase_points(state: CwState) -> list[int]:
             space = t.space(rule["space"])
             nat = NATS.index(rule["nat"])
             if not board.contested(occ[space]) and any(
-                piece_space(p) == space and piece_nat(p) == nat and piece_kind(p) == ARMY for p in state.pieces
+                piece_space(p) == space and piece_nat(p) == nat and piece_kind(p) == ARMY
+                for p in state.pieces
             ):
                 points[seat.bloc] += int(rule["vp"])
     return points
@@ -66,12 +75,16 @@ def scoring_phase(state: CwState, ctx: Ctx) -> None:
     for bloc in range(3):
         state.vp[bloc] += points[bloc]
     ctx.log(
-        "Scoring: " + ", ".join(f"{bloc_name(b)} +{points[b]} ({state.vp[b]})" for b in range(3)), kind="score"
+        "Scoring: " + ", ".join(f"{bloc_name(b)} +{points[b]} ({state.vp[b]})" for b in range(3)),
+        kind="score",
     )
     before = state.vp[:]
     state.vp, called = balance_of_power(state.vp)
     if state.vp != before:
-        ctx.log("Balance of Power: " + ", ".join(f"{bloc_name(b)} {state.vp[b]}" for b in range(3)), kind="score")
+        ctx.log(
+            "Balance of Power: " + ", ".join(f"{bloc_name(b)} {state.vp[b]}" for b in range(3)),
+            kind="score",
+        )
     if called is not None:
         finish(state, [called], f"{bloc_name(called)} leads by 20 VPs or more")
         return
@@ -79,7 +92,9 @@ def scoring_phase(state: CwState, ctx: Ctx) -> None:
         best = max(state.vp)
         tied = [b for b in range(3) if state.vp[b] == best]
         if len(tied) > 1:
-            cards = {b: sum(state.seats[s].undiscarded() for s in state.bloc_seats(b)) for b in tied}
+            cards = {
+                b: sum(state.seats[s].undiscarded() for s in state.bloc_seats(b)) for b in tied
+            }
             most = max(cards.values())
             tied = [b for b in tied if cards[b] == most]
         finish(state, tied, "most VPs after round 19")

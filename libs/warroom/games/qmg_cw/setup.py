@@ -19,7 +19,9 @@ def seat_cards(bloc: int, colour: int) -> list[int]:
 
 @cache
 def _seat_cards(bloc: int, colour: int) -> tuple[int, ...]:
-    return tuple(c.id for c in tables().cards if c.bloc == bloc and (colour < 0 or c.deck == colour))
+    return tuple(
+        c.id for c in tables().cards if c.bloc == bloc and (colour < 0 or c.deck == colour)
+    )
 
 
 def new_state(seed: int, variant: str, ctx: Ctx | None = None) -> CwState:
@@ -28,7 +30,11 @@ def new_state(seed: int, variant: str, ctx: Ctx | None = None) -> CwState:
     if variant not in t.variants:
         raise SetupError(f"qmg_cw: unknown variant {variant!r} (known: {', '.join(t.variants)})")
     ctx = ctx or Ctx()
-    state = CwState(variant, [SeatState(bloc, colour) for bloc, colour in t.variants[variant][1]], rng.seed_state(seed))
+    state = CwState(
+        variant,
+        [SeatState(bloc, colour) for bloc, colour in t.variants[variant][1]],
+        rng.seed_state(seed),
+    )
     for nat, kind, space in t.start:
         state.add_piece(piece_code(space, nat, kind))
     for index, seat in enumerate(state.seats):
@@ -54,5 +60,8 @@ def opening_draw(state: CwState, index: int, ctx: Ctx) -> None:
             return
         colour = "whole bloc" if seat.colour < 0 else DECKS[seat.colour]
         names = ", ".join(tables().cards[c].name for c in seat.opening)
-        ctx.log(f"{BLOC_NAMES[seat.bloc]} ({colour}) reveals its opening draw and redraws: {names}", kind="reveal")
+        ctx.log(
+            f"{BLOC_NAMES[seat.bloc]} ({colour}) reveals its opening draw and redraws: {names}",
+            kind="reveal",
+        )
     raise SetupError("qmg_cw: could not draw an opening hand")

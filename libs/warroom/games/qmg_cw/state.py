@@ -106,7 +106,13 @@ class SeatState:
 
     def undiscarded(self) -> int:
         """Cards in hand, draw deck and on the table (the tie-breaker)."""
-        return len(self.hand) + len(self.deck) + len(self.prepared) + len(self.espionage) + len(self.opening)
+        return (
+            len(self.hand)
+            + len(self.deck)
+            + len(self.prepared)
+            + len(self.espionage)
+            + len(self.opening)
+        )
 
 
 @dataclass(slots=True)

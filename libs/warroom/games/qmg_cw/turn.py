@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from warroom.games.qmg_cw import board
 from warroom.games.qmg_cw.content import KINDS, tables
-from warroom.games.qmg_cw.effects import card, piece_label, play_card, prepare_card, remove_piece, usable, use_card
+from warroom.games.qmg_cw.effects import (
+    card,
+    piece_label,
+    play_card,
+    prepare_card,
+    remove_piece,
+    usable,
+    use_card,
+)
 from warroom.games.qmg_cw.flow import (
     Ctx,
     Options,
@@ -34,8 +42,8 @@ from warroom.games.qmg_cw.state import (
     AIR,
     HAND_SIZE,
     LAST_ROUND,
-    NATIONALIST,
     NA,
+    NATIONALIST,
     SOV,
     CwState,
     Frame,
@@ -53,7 +61,9 @@ def opening_need(state: CwState, seat: int) -> tuple[int, int]:
     return (1, 2) if state.teamed(state.seats[seat].bloc) else (2, 3)
 
 
-@decision("open", "Opening hand: place Espionage cards face down, then cards on the bottom of your deck")
+@decision(
+    "open", "Opening hand: place Espionage cards face down, then cards on the bottom of your deck"
+)
 def _open_options(state: CwState, frame: Frame) -> Options:
     out: Options = {}
     for seat in seat_bits(frame.mask):
@@ -139,7 +149,9 @@ def out_of_supply(state: CwState, bloc: int) -> list[int]:
     """A bloc's Armies and Navies out of supply (Organic Supply counts as supplied)."""
     supply = board.Supply(state)
     return [
-        p for p in state.pieces if piece_bloc(p) == bloc and piece_kind(p) != AIR and not supply.supplied(p)
+        p
+        for p in state.pieces
+        if piece_bloc(p) == bloc and piece_kind(p) != AIR and not supply.supplied(p)
     ]
 
 
@@ -147,7 +159,10 @@ def organic_options(state: CwState, seat: int, bloc: int) -> list[tuple[str, str
     """Discard a card to put an out-of-supply Army or Navy of the bloc in supply for the turn."""
     if not state.seats[seat].hand:
         return []
-    return [(f"organic:{p}", f"Organic Supply for the {piece_label(p)}") for p in out_of_supply(state, bloc)]
+    return [
+        (f"organic:{p}", f"Organic Supply for the {piece_label(p)}")
+        for p in out_of_supply(state, bloc)
+    ]
 
 
 def do_organic(state: CwState, seat: int, piece: int, ctx: Ctx) -> None:
@@ -172,9 +187,15 @@ def _begin_options(state: CwState, frame: Frame) -> Options:
         opts: list[tuple[str, str]] = []
         if not state.realloc & (1 << seat) and len(player.hand) >= 3:
             opts.append(("realloc", "Reallocate Resources"))
-        opts += [(f"use:{c}", card_name(c)) for c in usable(state, seat, ("begin_turn", "any_time"))]
+        opts += [
+            (f"use:{c}", card_name(c)) for c in usable(state, seat, ("begin_turn", "any_time"))
+        ]
         opts += organic_options(state, seat, frame.bloc)
-        opts += [(f"remove:{p}", f"Remove your {piece_label(p)}") for p in state.pieces if piece_bloc(p) == frame.bloc]
+        opts += [
+            (f"remove:{p}", f"Remove your {piece_label(p)}")
+            for p in state.pieces
+            if piece_bloc(p) == frame.bloc
+        ]
         opts.append(("done", "End the Begin Turn step"))
         out[seat] = opts
     return out
@@ -229,7 +250,12 @@ def _air_options(state: CwState, frame: Frame) -> Options:
         if player.hand:
             for af in afs:
                 for dest in rebase_spaces(state, af):
-                    opts.append((f"rebase:{af}:{dest}", f"Rebase the {piece_label(af)} to {space_name(dest)}"))
+                    opts.append(
+                        (
+                            f"rebase:{af}:{dest}",
+                            f"Rebase the {piece_label(af)} to {space_name(dest)}",
+                        )
+                    )
         opts += [(f"use:{c}", card_name(c)) for c in usable(state, seat, ("any_time",))]
         opts += organic_options(state, seat, frame.bloc)
         opts.append(("pass", "Skip the Air step"))
@@ -283,7 +309,9 @@ def _action_options(state: CwState, frame: Frame) -> Options:
     for seat in seat_bits(frame.mask):
         player = state.seats[seat]
         opts = [(f"play:{c}", card_name(c)) for c in player.hand if card(c).type in ACTION_PLAY]
-        opts += [(f"prep:{c}", card_name(c)) for c in player.hand if card(c).type in ("status", "wmd")]
+        opts += [
+            (f"prep:{c}", card_name(c)) for c in player.hand if card(c).type in ("status", "wmd")
+        ]
         opts += [(f"use:{c}", card_name(c)) for c in usable(state, seat, ("any_time",))]
         opts += organic_options(state, seat, frame.bloc)
         opts.append(("pass", "Skip the Action step"))
@@ -315,14 +343,20 @@ def _supply_removals(state: CwState, frame: Frame, ctx: Ctx) -> None:
             remove_piece(state, p, ctx)
 
 
-@decision("supply", "Supply step: pay Organic Supply, or let out-of-supply pieces go", _supply_removals)
+@decision(
+    "supply", "Supply step: pay Organic Supply, or let out-of-supply pieces go", _supply_removals
+)
 def _supply_options(state: CwState, frame: Frame) -> Options:
     removable = [p for p in out_of_supply(state, frame.bloc) if piece_nat(p) != NATIONALIST]
     if not removable:
         return {}
     out: Options = {}
     for seat in seat_bits(frame.mask):
-        opts = [o for o in organic_options(state, seat, frame.bloc) if piece_nat(int(o[0][8:])) != NATIONALIST]
+        opts = [
+            o
+            for o in organic_options(state, seat, frame.bloc)
+            if piece_nat(int(o[0][8:])) != NATIONALIST
+        ]
         out[seat] = [*opts, ("done", "Remove the out-of-supply pieces")]
     return out
 
@@ -340,10 +374,12 @@ def _supply_air(state: CwState, frame: Frame, ctx: Ctx) -> None:
     pop(state)
     supply = board.Supply(state)
     for p in list(state.pieces):
-        if piece_bloc(p) == frame.bloc and piece_kind(p) == AIR and piece_nat(p) != NATIONALIST:
-            if not supply.supplied(p):
-                ctx.log(f"out of supply: the {piece_label(p)} is removed")
-                state.remove_piece(p)
+        own_air = (
+            piece_bloc(p) == frame.bloc and piece_kind(p) == AIR and piece_nat(p) != NATIONALIST
+        )
+        if own_air and not supply.supplied(p):
+            ctx.log(f"out of supply: the {piece_label(p)} is removed")
+            state.remove_piece(p)
 
 
 @decision("discard_step", "Discard step: discard 1 card, or give 1 card to your teammate")
@@ -383,7 +419,9 @@ def _esp_options(state: CwState, frame: Frame) -> Options:
         esp = [c for c in hand if card(c).type == "espionage"]
         if not esp:
             continue
-        opts = [(f"espdisc:{c}", f"Discard {card_name(c)}") for c in hand if any(e != c for e in esp)]
+        opts = [
+            (f"espdisc:{c}", f"Discard {card_name(c)}") for c in hand if any(e != c for e in esp)
+        ]
         if opts:
             out[seat] = [*opts, ("pass", "Skip the Espionage step")]
     return out

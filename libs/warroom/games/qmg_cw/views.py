@@ -14,11 +14,13 @@ from __future__ import annotations
 import random
 
 from warroom.engine import rng
-from warroom.games.qmg_cw.codec import frame_from_pb, frame_to_pb
+from warroom.games.qmg_cw.codec import frame_from_pb, frame_message
 from warroom.games.qmg_cw.content import tables
 from warroom.games.qmg_cw.setup import seat_cards
 from warroom.games.qmg_cw.state import CwState, SeatState
 from warroom.games.qmg_cw.v1 import qmg_cw_pb2 as pb
+
+ESPIONAGE: frozenset[int] = frozenset(c.id for c in tables().cards if c.type == "espionage")
 
 
 def view(state: CwState, viewer: int | None) -> pb.View:
@@ -39,9 +41,8 @@ def view(state: CwState, viewer: int | None) -> pb.View:
         over=state.over,
         winners=state.winners,
         reason=state.reason,
+        stack=[frame_message(f) for f in state.stack],
     )
-    for frame in state.stack:
-        frame_to_pb(frame, m.stack.add())
     for index, seat in enumerate(state.seats):
         sv = pb.SeatView(
             bloc=seat.bloc,
@@ -66,7 +67,6 @@ def view(state: CwState, viewer: int | None) -> pb.View:
 def determinize(m: pb.View, seat: int, seed: int) -> CwState:
     """A full state consistent with the view, every hidden card and the RNG drawn afresh."""
     sampler = random.Random(seed ^ 0xC01D)
-    cards = tables().cards
     seats = [SeatState(sv.bloc, sv.colour) for sv in m.seats]
     for index, sv in enumerate(m.seats):
         seats[index].discard_up = list(sv.discard_up)
@@ -86,16 +86,18 @@ def determinize(m: pb.View, seat: int, seed: int) -> CwState:
             if i == seat:
                 known |= set(s.hand) | set(s.espionage) | set(s.opening) | set(s.discard_down)
         pool = [c for c in seat_cards(bloc, -1) if c not in known]
-        keys = {c: sampler.random() for c in pool}
-        pool.sort(key=keys.__getitem__)
+        rnd = sampler.random
+        pool.sort(key=lambda _: rnd())
+        spies = [c for c in pool if c in ESPIONAGE]
+        taken: set[int] = set()
         for i in members:
             if i == seat:
                 continue
             need = m.seats[i].espionage_count
-            esp = [c for c in pool if cards[c].type == "espionage"][:need]
-            seats[i].espionage = esp
-            for c in esp:
-                pool.remove(c)
+            seats[i].espionage, spies = spies[:need], spies[need:]
+            taken.update(seats[i].espionage)
+        if taken:
+            pool = [c for c in pool if c not in taken]
         for i in members:
             sv = m.seats[i]
             s = seats[i]

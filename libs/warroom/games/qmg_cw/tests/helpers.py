@@ -45,7 +45,10 @@ def scenario(
     state.active = active
     steps = ("begin", "air", "action", "supply", "discard_step", "esp_step")
     index = steps.index(step)
-    state.stack = [Frame("turn", bloc=active, pc=index + 1), Frame(step, bloc=active, mask=state.bloc_mask(active))]
+    state.stack = [
+        Frame("turn", bloc=active, pc=index + 1),
+        Frame(step, bloc=active, mask=state.bloc_mask(active)),
+    ]
     return state
 
 

@@ -73,7 +73,9 @@ def test_nationalist_build_example_anc() -> None:
     """With African National Congress prepared, a Nationalist Army may be built in Sub-Saharan
     Africa (always in supply) but not in Central America, Organic Supply or not."""
     state = scenario(pieces=[("south_america", "nationalist", "army")], active=NA, step="action")
-    build = next(c for c in range(216) if state_card_nat(c) == "nationalist" and _type(c) == "build_army")
+    build = next(
+        c for c in range(216) if state_card_nat(c) == "nationalist" and _type(c) == "build_army"
+    )
     give(state, 2, "prepared", [cid("African National Congress")])
     give(state, 2, "hand", [build, cid("OPEC")])
     army = pc("south_america", "nationalist", "army")
@@ -95,7 +97,11 @@ def _type(card_id: int) -> str:
 def test_nationalists_stay_when_out_of_supply() -> None:
     """The Supply step removes out-of-supply pieces except Nationalist ones."""
     state = scenario(
-        pieces=[("balkans", "nationalist", "army"), ("korea", "chinese", "army"), ("china", "chinese", "army")],
+        pieces=[
+            ("balkans", "nationalist", "army"),
+            ("korea", "chinese", "army"),
+            ("china", "chinese", "army"),
+        ],
         active=NA,
         step="supply",
     )
@@ -143,7 +149,12 @@ def test_wmd_cost_and_escalation_example_east_wind() -> None:
     state = scenario(pieces=[("korea", "western", "army"), ("china", "chinese", "army")], active=NA)
     east_wind = cid("East Wind MRBM")
     give(state, 2, "prepared", [east_wind])
-    give(state, 1, "hand", [cid("Build Army", 0, WEST), cid("Build Army", 1, WEST), cid("Build Army", 2, WEST)])
+    give(
+        state,
+        1,
+        "hand",
+        [cid("Build Army", 0, WEST), cid("Build Army", 1, WEST), cid("Build Army", 2, WEST)],
+    )
     state.esc[NA * 3 + WEST] = 2
     state.esc[WEST * 3 + NA] = 1
     state.vp = [0, 0, 10]
@@ -208,7 +219,11 @@ def test_palestine_liberation_organization_eliminates_without_army() -> None:
 def test_opec_counts_nationalist_pieces() -> None:
     """OPEC: +2 VP per Nationalist piece in or adjacent to the Middle East."""
     state = scenario(
-        pieces=[("middle_east", "nationalist", "army"), ("turkey", "nationalist", "army"), ("balkans", "nationalist", "army")],
+        pieces=[
+            ("middle_east", "nationalist", "army"),
+            ("turkey", "nationalist", "army"),
+            ("balkans", "nationalist", "army"),
+        ],
         active=NA,
     )
     opec = cid("OPEC")

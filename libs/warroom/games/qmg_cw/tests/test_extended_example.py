@@ -42,7 +42,12 @@ def _position() -> tuple[CwState, dict[str, int]]:
     }
     give(state, 0, "prepared", [c["kondensator"], c["tyulpan"], c["akula"]])
     give(state, 0, "espionage", [c["preemptive"], c["seven_days"], c["doctrine"]])
-    give(state, 0, "hand", [c["land_battle"], c["build_army"], c["perestroika"], c["x1"], c["x2"], c["x3"]])
+    give(
+        state,
+        0,
+        "hand",
+        [c["land_battle"], c["build_army"], c["perestroika"], c["x1"], c["x2"], c["x3"]],
+    )
     give(state, 1, "prepared", [c["trident"]])
     give(state, 1, "espionage", [c["airlift"]])
     give(state, 1, "hand", [cid("Build Army", i, WEST) for i in range(5)])
