@@ -15,7 +15,7 @@ from services.common.logging import configure_logging
 from services.common.server import serve_until_signal, start_server
 from services.common.settings import get_settings
 from services.lobby.director import run_cycles
-from services.lobby.runtime import build
+from services.lobby.runtime import build, warm_layouts
 from services.lobby.service import SERVICE_NAME, register
 from warroom.engine.registry import game_ids
 
@@ -26,6 +26,7 @@ async def main(matchmaker: bool) -> None:
     configure_logging(settings.log_level, settings.log_json)
     lobby = build(settings)
     migrate(lobby.store.engine)
+    await asyncio.to_thread(warm_layouts)
     running = await start_server(
         settings,
         port=settings.lobby_port,

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, cast
 
 import redis.asyncio as aioredis
 
 from services.common.db import make_engine
+from services.common.logging import get_logger
 from services.common.settings import Settings
 from services.lobby.config import LobbySettings
 from services.lobby.director import Director
@@ -15,6 +17,8 @@ from services.lobby.games import GameClient, GameCreator
 from services.lobby.queue import TicketQueue
 from services.lobby.service import LobbyServicer
 from services.lobby.store import LobbyStore
+
+log = get_logger("lobby.runtime")
 
 
 def lobby_prefix(settings: Settings) -> str:
@@ -42,6 +46,24 @@ class Lobby:
         await cast(Any, self.redis).aclose()
 
 
+@cache
+def shared_store(database_url: str, schema: str | None) -> LobbyStore:
+    """One SQL store (engine and pool) per process and database (Celery tasks reuse it)."""
+    return LobbyStore(make_engine(database_url, schema))
+
+
+def warm_layouts() -> None:
+    """Read every registered game's seat layouts once (New Cold War takes seconds cold)."""
+    from warroom.engine.registry import game_ids
+    from warroom.matchmaking import layouts_for
+
+    for game in game_ids():
+        try:
+            layouts_for(game)
+        except Exception:
+            log.warning("game not available for matchmaking", game=game)
+
+
 def build(
     settings: Settings,
     lobby: LobbySettings | None = None,
@@ -51,7 +73,7 @@ def build(
     """A lobby wired from settings (tests pass their own authority client or store)."""
     lobby = lobby or LobbySettings()
     client = aioredis.Redis.from_url(settings.redis_url)
-    store = store or LobbyStore(make_engine(settings.database_url, settings.db_schema))
+    store = store or shared_store(settings.database_url, settings.db_schema)
     queue = TicketQueue(client, lobby_prefix(settings), lobby.ticket_keep_s)
     games = games or GameClient(settings)
     servicer = LobbyServicer(settings, lobby, store, queue, games)

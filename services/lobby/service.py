@@ -607,7 +607,14 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         await pubsub.subscribe(self.queue.channel(request.ticket_id))
         try:
             while True:
-                fields = await self.queue.get(request.ticket_id) or fields
+                current = await self.queue.get(request.ticket_id)
+                if current is None:
+                    await context.abort(
+                        grpc.StatusCode.NOT_FOUND,
+                        f"ticket {request.ticket_id} was lost (queue reset); enqueue again",
+                    )
+                    return
+                fields = current
                 pool = await self.queue.pool_size(fields.get("game", ""), fields.get("queue", ""))
                 yield self._watch_message(request.ticket_id, fields, me.player_id, pool)
                 if fields.get("status") not in ACTIVE:
