@@ -177,7 +177,9 @@ def placements(
         for p, at in enumerate(s.loc):
             if at != sp or side_of(p) != side:
                 continue
-            if (kind(p) == FLEET and not board.cargo(s, p) and _transportable(p, fac)) or (kind(p) == CARRIER and k == AIR and faction(p) == fac and not airplane_on(s, p)):
+            if (kind(p) == FLEET and not board.cargo(s, p) and _transportable(p, fac)) or (
+                kind(p) == CARRIER and k == AIR and faction(p) == fac and not airplane_on(s, p)
+            ):
                 out.append((sp, p))
     return out
 
