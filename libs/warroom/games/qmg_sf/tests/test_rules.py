@@ -222,7 +222,7 @@ def test_winter_blocks_sustain_attack_except_desert() -> None:
         hand(s, AXIS, 55, 56, 51)
         s = act(act(act(s, "da"), "d55"), "d56")
         s = act(s, f"a1-{sp(src)}-{sp(target)}")
-        s = act(s, [o for o in ids(s) if o.startswith("rm")][0])
+        s = act(s, next(o for o in ids(s) if o.startswith("rm")))
         assert ("sa51" in ids(s)) == allowed, (round_, target)
 
 
