@@ -179,13 +179,13 @@ def _organic_done(state: CwState, frame: Frame, ctx: Ctx) -> None:
         ctx.log(f"Organic Supply: the {piece_label(frame.piece)} is in supply this turn")
 
 
-@decision("begin", "Begin Turn step: Reallocate Resources, use prepared cards, or done")
+@decision("begin", "Begin Turn step: Reallocate Resources first, then use prepared cards, or done")
 def _begin_options(state: CwState, frame: Frame) -> Options:
     out: Options = {}
     for seat in seat_bits(frame.mask):
         player = state.seats[seat]
         opts: list[tuple[str, str]] = []
-        if not state.realloc & (1 << seat) and len(player.hand) >= 3:
+        if frame.pc == 0 and not state.realloc & (1 << seat) and len(player.hand) >= 3:
             opts.append(("realloc", "Reallocate Resources"))
         opts += [
             (f"use:{c}", card_name(c)) for c in usable(state, seat, ("begin_turn", "any_time"))
@@ -213,6 +213,7 @@ def _begin_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx
         state.realloc |= 1 << seat
         pay(state, 1 << seat, 3, Frame("realloc_pick", mask=1 << seat, owner=seat))
     elif option.startswith("use:"):
+        update_top(state, pc=1)
         use_card(state, seat, int(option[4:]), ctx)
     elif option.startswith("organic:"):
         do_organic(state, seat, int(option[8:]), ctx)

@@ -286,3 +286,52 @@ def test_evaluate_in_unit_interval() -> None:
     assert all(0.0 <= v <= 1.0 for v in values)
     assert values[1] > values[0]
     assert NA == 2
+
+
+def test_reallocate_first_then_cards() -> None:
+    """Reallocate Resources comes first in the Begin Turn step: not after a prepared card is used."""
+    state = scenario(pieces=[("moscow", "soviet", "army")])
+    sputnik_like = cid("Berlin Wall")
+    give(state, 0, "espionage", [sputnik_like])
+    give(state, 0, "hand", [cid("Build Navy", 0, SOV), cid("Build Navy", 1, SOV), cid("Sputnik")])
+    assert "realloc" in options(state, 0)
+    state = act(state, 0, "realloc")
+    for _ in range(3):
+        state = act(state, 0, options(state, 0)[0])
+    assert kind(state) == "realloc_pick"
+    pick = options(state, 0)[0]
+    state = act(state, 0, pick)
+    assert int(pick[2:]) in state.seats[0].hand
+    assert "realloc" not in options(state, 0)
+
+
+def test_start_treaty_each_bloc_discards_wmd_or_loses_vp() -> None:
+    """START Treaty: each Bloc discards a prepared WMD, or loses 3 VPs without one."""
+    state = scenario()
+    start = cid("START Treaty")
+    give(state, 0, "espionage", [start])
+    minuteman = cid("Minuteman ICBM")
+    give(state, 1, "prepared", [minuteman])
+    state.vp = [5, 5, 5]
+    state = act(state, 0, f"use:{start}")
+    assert kind(state) == "fx_own_wmd"
+    state = act(state, 1, f"w:{minuteman}")
+    assert state.vp == [2, 5, 2]
+    assert minuteman in state.seats[1].discard_up
+
+
+def test_b59_reacts_to_enemy_navy_build() -> None:
+    """The B-59 Submarine Incident: when an enemy builds a Navy with a Soviet Navy, both enemies'
+    levels against the Soviets rise by 2."""
+    state = scenario(
+        pieces=[("north_pacific", "soviet", "navy"), ("japan", "western", "army")], active=WEST, step="action"
+    )
+    b59 = cid("The B-59 Submarine Incident")
+    give(state, 0, "espionage", [b59])
+    build_navy = cid("Build Navy", 0, WEST)
+    give(state, 1, "hand", [build_navy])
+    state = act(state, 1, f"play:{build_navy}")
+    state = act(state, 1, f"p:1:{sp('north_pacific')}")
+    assert kind(state) == "react"
+    state = act(state, 0, f"use:{b59}")
+    assert state.level(WEST, SOV) == 2 and state.level(NA, SOV) == 2
