@@ -319,7 +319,19 @@ async def test_redis_loss_keeps_tables_and_ratings(harness: Harness, redis_clien
     await h.node.lobby.director.cycle("toy")
     assignment = (await h.status(a, tickets[0])).assignment
     waiting = await enqueue(h, c, game=0, rules_id="toy")
+    call = h.stub.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=waiting), metadata=c.md)
+    first = await call.read()
+    assert isinstance(first, lobby_pb2.WatchTicketResponse) and first.status == SEARCHING
     delete_prefixed(redis_client, h.settings.redis_prefix)  # type: ignore[arg-type]
+
+    async def drain() -> None:
+        while True:
+            await asyncio.wait_for(call.read(), 5)
+
+    with pytest.raises(grpc.aio.AioRpcError) as lost:
+        await drain()
+    assert lost.value.code() == grpc.StatusCode.NOT_FOUND
+    assert "enqueue again" in (lost.value.details() or "")
     with pytest.raises(grpc.aio.AioRpcError) as info:
         await h.status(c, waiting)
     assert info.value.code() == grpc.StatusCode.NOT_FOUND
