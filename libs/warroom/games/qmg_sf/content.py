@@ -409,3 +409,31 @@ def provenance_counts() -> dict[str, dict[str, int]]:
             counts[r.provenance.value] += 1
         out[name] = counts
     return out
+
+
+def provenance_table() -> str:
+    """The markdown table of records per provenance (kept in docs/content.md)."""
+    lines = ["| section | rulebook | reconstructed | total |", "|---|---:|---:|---:|"]
+    total = [0, 0]
+    for name, counts in provenance_counts().items():
+        rb, rc = counts["rulebook"], counts["reconstructed"]
+        total[0] += rb
+        total[1] += rc
+        lines.append(f"| {name} | {rb} | {rc} | {rb + rc} |")
+    lines.append(f"| all | {total[0]} | {total[1]} | {sum(total)} |")
+    return "\n".join(lines)
+
+
+def reconstructed_fields_table() -> str:
+    """Rulebook records with some fields reconstructed (kept in docs/content.md)."""
+    t = tables()
+    lines = ["| record | reconstructed fields |", "|---|---|"]
+    for name in ("spaces", "cards", "contingency"):
+        for r in t.records[name]:
+            fields = getattr(r, "reconstructed_fields", ())
+            if r.provenance.value == "rulebook" and fields:
+                label = getattr(r, "name", None) or getattr(r, "id", "")
+                if name == "contingency":
+                    label = getattr(r, "initial").name
+                lines.append(f"| {name}: {label} | {', '.join(fields)} |")
+    return "\n".join(lines)
