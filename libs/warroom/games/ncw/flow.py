@@ -15,7 +15,7 @@ from typing import Any
 
 from warroom.engine import rng
 from warroom.engine.content import read_yaml
-from warroom.engine.model import Event
+from warroom.engine.model import Event, Option
 from warroom.games.ncw import ops as O
 from warroom.games.ncw.bots import hooks as H
 from warroom.games.ncw.content import CONTENT_DIR, CardStats, power_index, tables
@@ -551,7 +551,16 @@ def _phase_resolve(s: NcwState, ctx: Ctx) -> None:
                 f"{POWERS[p]} can no longer play the event of {card(play.card).name}; it plays the OPs"
             )
         on = play.mode == EVENT or forced_event(s, play)
-        play = replace(play, event_on=on)
+        play = Play(
+            play.power,
+            play.card,
+            play.mode,
+            play.reserve,
+            play.vetoed,
+            on,
+            play.ops,
+            play.order_value,
+        )
         s.plays[p] = play
         s.step = 1
         if on:
@@ -772,6 +781,27 @@ _PHASES = {
 # ---------------------------------------------------------------- decisions
 
 
+def frame_option_objects(s: NcwState, f: Frame) -> dict[int, tuple[Option, ...]]:
+    """`frame_options` as shared immutable `Option` objects, per acting power."""
+    if f.kind == "ops":
+        return {f.seat: O.ops_option_objects(s, f)}
+    return {p: tuple(map(O.option_of, opts)) for p, opts in frame_options(s, f).items()}
+
+
+@cache
+def _place_pairs(
+    n: int,
+) -> tuple[tuple[str, str], tuple[str, str], tuple[str, str], tuple[str, str]]:
+    """Card n's place options: (event, event + reserve, OPs, OPs + reserve)."""
+    name = card(n).name
+    return (
+        (f"{n}e", f"{name} for its event"),
+        (f"{n}er", f"{name} for its event with the OP reserve"),
+        (f"{n}o", f"{name} for its OPs"),
+        (f"{n}or", f"{name} for its OPs with the OP reserve"),
+    )
+
+
 def place_options(s: NcwState, p: int) -> list[tuple[str, str]]:
     """Cards p may place this round, each with its event/OPs choice and optional OP reserve."""
     hand = s.hands[p]
@@ -782,19 +812,21 @@ def place_options(s: NcwState, p: int) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for n in cards:
         c = card(n)
-        owner = card_owner(n, p)
-        modes: list[str]
+        pairs = _place_pairs(n)
         if c.crisis:
-            modes = ["e"]
-        elif owner != p or c.negative:
-            modes = ["o"]
+            event, ops = True, False
+        elif (c.power >= 0 and c.power != p) or c.negative:
+            event, ops = False, True
         else:
-            modes = ["e", "o"] if event_playable(s, n, p) else ["o"]
-        for mode in modes:
-            label = f"{c.name} for its {'event' if mode == 'e' else 'OPs'}"
-            out.append((f"{n}{mode}", label))
+            event, ops = event_playable(s, n, p), True
+        if event:
+            out.append(pairs[0])
             if reserve:
-                out.append((f"{n}{mode}r", label + " with the OP reserve"))
+                out.append(pairs[1])
+        if ops:
+            out.append(pairs[2])
+            if reserve:
+                out.append(pairs[3])
     return out
 
 
@@ -886,7 +918,7 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
         s.stack.pop()
         if option == "pass":
             if f.items:
-                s.push(replace(f, seat=f.items[0], items=f.items[1:]))
+                s.push(Frame(f.kind, f.items[0], f.card, f.ops, f.flags, f.mask, f.items[1:]))
         else:
             marker = option.partition(":")[2]
             bit = dict(VETO_NAMES).get(marker, 0)
@@ -968,7 +1000,7 @@ def _clear_bit(s: NcwState, f: Frame, p: int) -> None:
     s.stack.pop()
     mask = f.mask & ~(1 << p)
     if mask:
-        s.push(replace(f, mask=mask))
+        s.stack.append(Frame(f.kind, f.seat, f.card, f.ops, f.flags, mask, f.items, f.scope, f.tag))
 
 
 def _apply_place(s: NcwState, f: Frame, p: int, option: str, ctx: Ctx) -> None:

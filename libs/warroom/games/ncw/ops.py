@@ -7,11 +7,28 @@ Costs and scoring follow rulebook sections 4.3.2 and 4.4; see docs/rulings.md fo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
+from typing import TypeVar
 
+from warroom.engine.model import Option
 from warroom.games.ncw.bots import hooks as H
 from warroom.games.ncw.content import Tables, tables
 from warroom.games.ncw.state import ALLY_OF, BLOC_OF, BLUE, NOBODY, POWERS, Frame, NcwState
+
+_O = TypeVar("_O")
+_OPTIONS: dict[tuple[str, str], Option] = {}
+
+
+def option_of(pair: tuple[str, str]) -> Option:
+    """The shared immutable `Option` of an (id, label) pair (memoized; options never change)."""
+    option = _OPTIONS.get(pair)
+    if option is None:
+        option = Option(pair[0], pair[1])
+        if len(_OPTIONS) < 100_000:
+            _OPTIONS[pair] = option
+    return option
+
 
 # Flags of an "ops" frame.
 OPF_PRESTIGE_USED = 1
@@ -312,29 +329,42 @@ def do_coup(s: NcwState, p: int, c: int, rewarded: bool = True) -> None:
 
 def region_vp(s: NcwState, p: int, r: int) -> int:
     """p's VPs in region r: country values plus region VP modifiers."""
+    st = _static()
     total = s.region_vp_mod[r * 4 + p] + s.region_vp_mod_perm[r * 4 + p]
     control = s.control
-    for c in T().region_countries[r]:
+    values = st.country_value
+    overrides = s.orbit_override
+    orbit = st.orbit
+    bloc = BLOC_OF[p]
+    bonus = T().setup.orbit_bonus
+    for c in st.region_countries[r]:
         if control[c] == p:
-            total += country_value(s, c, p)
+            owner = overrides[c] if overrides and c in overrides else orbit[c]
+            total += values[c] + (bonus if owner >= 0 and BLOC_OF[owner] != bloc else 0)
     return total
 
 
 def region_count(s: NcwState, p: int, r: int) -> int:
     """How many countries of region r p controls."""
     control = s.control
-    return sum(1 for c in T().region_countries[r] if control[c] == p)
+    return sum(1 for c in _static().region_countries[r] if control[c] == p)
 
 
 def region_controller(s: NcwState, r: int) -> int:
     """The power controlling region r (2.1.2.1), or -1."""
-    t = T()
+    st = _static()
+    control = s.control
+    counts = [0, 0, 0, 0]
+    for c in st.region_countries[r]:
+        ctrl = control[c]
+        if ctrl >= 0:
+            counts[ctrl] += 1
+    need = T().region_min[r]
+    candidates = [p for p in st.rewarded[r] if counts[p] >= need]
+    if not candidates:
+        return NOBODY
     vps = [region_vp(s, p, r) for p in range(4)]
-    for p in range(4):
-        if getattr(t.regions[r].reward, POWERS[p]) is None:
-            continue
-        if region_count(s, p, r) < t.region_min[r]:
-            continue
+    for p in candidates:
         if all(vps[p] > vps[q] for q in range(4) if q != p):
             return p
     return NOBODY
@@ -395,75 +425,231 @@ def prestige_cost(s: NcwState, p: int) -> int:
     return 2 if -3 <= s.prestige[p] <= 3 else 3
 
 
+@dataclass(frozen=True, slots=True)
+class _Static:
+    """Per-country facts the OP options read, precomputed once from the content tables."""
+
+    n: int
+    region: tuple[int, ...]
+    stab: tuple[tuple[int, int], ...]
+    lower: tuple[int, ...]
+    orbit: tuple[int, ...]
+    pos: tuple[tuple[str, str], ...]
+    coup: tuple[tuple[str, str], ...]
+    token: tuple[tuple[str, str], ...]
+    pos_o: tuple[Option, ...]
+    coup_o: tuple[Option, ...]
+    token_o: tuple[Option, ...]
+    region_countries: tuple[tuple[int, ...], ...]
+    country_value: tuple[int, ...]
+    rewarded: tuple[tuple[int, ...], ...]
+
+
 @cache
-def _labels() -> tuple[
-    tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]
-]:
+def _static() -> _Static:
     t = T()
     pos = tuple((f"pos:{c.id}", f"Move {c.name} one position") for c in t.countries)
     coup = tuple((f"coup:{c.id}", f"Coup d'etat in {c.name}") for c in t.countries)
     token = tuple((f"token:{c.id}", f"Stability token in {c.name}") for c in t.countries)
-    return pos, coup, token
+    return _Static(
+        n=len(t.countries),
+        region=tuple(t.country_region),
+        stab=tuple(t.stability),
+        lower=tuple(min(x) for x in t.stability),
+        orbit=tuple(t.country_orbit),
+        pos=pos,
+        coup=coup,
+        token=token,
+        pos_o=tuple(option_of(x) for x in pos),
+        coup_o=tuple(option_of(x) for x in coup),
+        token_o=tuple(option_of(x) for x in token),
+        region_countries=tuple(tuple(x) for x in t.region_countries),
+        country_value=tuple(t.country_value),
+        rewarded=tuple(
+            tuple(p for p in range(4) if getattr(region.reward, POWERS[p]) is not None)
+            for region in t.regions
+        ),
+    )
+
+
+@cache
+def _accessible(access: int) -> tuple[int, ...]:
+    """The countries of the regions in an access mask, in country order."""
+    st = _static()
+    return tuple(c for c in range(st.n) if access >> st.region[c] & 1)
+
+
+def _blocked_for(s: NcwState, p: int) -> tuple[int, frozenset[int]]:
+    """(mask of regions, set of countries) that standing blocks forbid p to influence by OPs."""
+    regions = 0
+    countries: set[int] = set()
+    for b in s.blocks:
+        if not b.powers >> p & 1 or s.turn > b.until_turn:
+            continue
+        if b.region >= 0:
+            regions |= 1 << b.region
+        if b.country >= 0:
+            countries.add(b.country)
+    return regions, frozenset(countries)
 
 
 def ops_options(s: NcwState, f: Frame, only: int | None = None) -> list[tuple[str, str]]:
     """Legal actions for an "ops" frame as (id, label); `only` limits the countries examined."""
+    st = _static()
+    out = _collect(s, f, only, st.pos, st.coup, st.token)
+    if only is None:
+        _track_options(s, f, out)
+    return out
+
+
+def ops_option_objects(s: NcwState, f: Frame) -> tuple[Option, ...]:
+    """`ops_options` as shared immutable `Option` objects (what a Decision holds)."""
+    st = _static()
+    out = _collect(s, f, None, st.pos_o, st.coup_o, st.token_o)
+    track: list[tuple[str, str]] = []
+    _track_options(s, f, track)
+    out.extend(map(option_of, track))
+    return tuple(out)
+
+
+def _collect(
+    s: NcwState,
+    f: Frame,
+    only: int | None,
+    pos_l: Sequence[_O],
+    coup_l: Sequence[_O],
+    token_l: Sequence[_O],
+) -> list[_O]:
+    """The country actions of an "ops" frame, as items of the given per-country tables.
+
+    Inlines `pos_cost`, `coup_possible`, `coup_cost` and `token_action` over precomputed
+    per-country facts (the same rules; tests compare it with `reference_ops_options`).
+    """
+    st = _static()
     p, ops, flags = f.seat, f.ops, f.flags
-    t = T()
-    out: list[tuple[str, str]] = []
+    out: list[_O] = []
     touched = f.items
+    countries: Sequence[int]
     if only is not None:
-        countries: Sequence[int] = (only,) if not f.scope or only in f.scope else ()
+        countries = (only,) if not f.scope or only in f.scope else ()
     else:
-        countries = f.scope or range(len(t.countries))
+        countries = f.scope or _accessible(s.access[p])
     one_per_region = flags & OPF_ONE_PER_REGION
+    skip_regions = ~s.access[p]
+    if one_per_region:
+        skip_regions |= f.mask
+    blocked_countries: frozenset[int] = frozenset()
+    if s.blocks:
+        blocked_regions, blocked_countries = _blocked_for(s, p)
+        skip_regions |= blocked_regions
     control, token = s.control, s.token
     bloc = BLOC_OF[p]
-    access = s.access[p]
-    simple = not s.orbit_override and not s.perm_destab
-    stab_all = t.stability
-    regions = t.country_region
-    pos_l, coup_l, token_l = _labels()
+    overrides = s.orbit_override
+    perm = s.perm_destab
+    stab_all, lower, orbit, regions = st.stab, st.lower, st.orbit, st.region
     can_coup = not flags & OPF_NO_COUP and not one_per_region and s.coups_left[p] > 0
+    bloc_of = BLOC_OF
     for c in countries:
-        if c in touched:
+        if skip_regions >> regions[c] & 1:
             continue
-        region = regions[c]
-        if one_per_region and f.mask >> region & 1:
+        if touched and c in touched:
             continue
-        if not access >> region & 1 or (s.blocks and blocked(s, p, c)):
+        if blocked_countries and c in blocked_countries:
             continue
         ctrl = control[c]
         tok = token[c]
+        if overrides and c in overrides:
+            orb = overrides[c]
+            base = lower[c] if orb < 0 else stab_all[c][bloc]
+        else:
+            orb = orbit[c]
+            base = stab_all[c][bloc]
+        pd = perm.get(c, -1) if perm else -1
         if ctrl != p:
-            cost = stab_all[c][bloc] if simple and not tok else pos_cost(s, p, c)[0]
+            cost = base
+            destab_for_me = False
+            if tok:
+                tbloc = tok - 1
+                if ctrl >= 0 and bloc_of[ctrl] == tbloc:
+                    if tbloc != bloc:
+                        cost = base + 1
+                elif tbloc == bloc:
+                    destab_for_me = True
+                    cost = base - 1 if base > 1 else 1
+            elif pd == bloc:
+                destab_for_me = True
+                cost = base - 1 if base > 1 else 1
             if cost <= ops and not (one_per_region and cost > 1):
                 out.append(pos_l[c])
-            if ctrl >= 0 and can_coup and coup_possible(s, p, c) and coup_cost(s, p, c) <= ops:
+            if (
+                ctrl >= 0
+                and can_coup
+                and (base <= 2 or (base == 3 and orb >= 0 and destab_for_me))
+                and cost + lower[c] <= ops
+            ):
                 out.append(coup_l[c])
         if tok:
             if tok - 1 != bloc:
                 out.append(token_l[c])
-        elif token_action(s, p, c) is not None:
+        elif ((ctrl >= 0 and bloc_of[ctrl] == bloc) or base > 1) and not (
+            bloc == BLUE and pd == 1 - BLUE
+        ):
             out.append(token_l[c])
-    if only is not None:
-        return out
+    return out
+
+
+def reference_ops_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
+    """`ops_options` through the general helpers, country by country (a test oracle)."""
+    st = _static()
+    p, ops, flags = f.seat, f.ops, f.flags
+    out: list[tuple[str, str]] = []
+    one_per_region = flags & OPF_ONE_PER_REGION
+    can_coup = not flags & OPF_NO_COUP and not one_per_region and s.coups_left[p] > 0
+    for c in f.scope or range(st.n):
+        region = st.region[c]
+        if c in f.items or (one_per_region and f.mask >> region & 1):
+            continue
+        if not can_influence(s, p, c):
+            continue
+        if s.control[c] != p:
+            cost = pos_cost(s, p, c)[0]
+            if cost <= ops and not (one_per_region and cost > 1):
+                out.append(st.pos[c])
+            if (
+                s.control[c] >= 0
+                and can_coup
+                and coup_possible(s, p, c)
+                and coup_cost(s, p, c) <= ops
+            ):
+                out.append(st.coup[c])
+        if s.token[c]:
+            if s.token[c] - 1 != BLOC_OF[p]:
+                out.append(st.token[c])
+        elif token_action(s, p, c) is not None:
+            out.append(st.token[c])
     _track_options(s, f, out)
     return out
+
+
+_PRESTIGE = ("prestige", "Advance on the prestige track")
+_MEDIA = ("media", "Shift the media marker (2 OPs)")
+_MEDIA_RESERVE = ("media_reserve", "Media reserve (1 OP)")
+_RESERVE = ("reserve", "OP reserve (1 OP)")
+_DONE = ("done", "Done spending OPs")
 
 
 def _track_options(s: NcwState, f: Frame, out: list[tuple[str, str]]) -> None:
     p, ops, flags = f.seat, f.ops, f.flags
     if not flags & OPF_CONTROL_ONLY:
         if not flags & OPF_PRESTIGE_USED and s.prestige[p] < 5 and prestige_cost(s, p) <= ops:
-            out.append(("prestige", "Advance on the prestige track"))
+            out.append(_PRESTIGE)
         if not flags & OPF_MEDIA_USED and media_pos(s, p) < 5 and ops >= 2:
-            out.append(("media", "Shift the media marker (2 OPs)"))
+            out.append(_MEDIA)
         if not flags & OPF_MEDIA_RES_DONE and s.media_box[p] != 1:
-            out.append(("media_reserve", "Media reserve (1 OP)"))
+            out.append(_MEDIA_RESERVE)
         if not flags & OPF_RESERVE_DONE and s.op_reserve[p] != 1:
-            out.append(("reserve", "OP reserve (1 OP)"))
-    out.append(("done", "Done spending OPs"))
+            out.append(_RESERVE)
+    out.append(_DONE)
 
 
 def ops_option_legal(s: NcwState, f: Frame, option: str) -> bool:

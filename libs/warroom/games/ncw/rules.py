@@ -9,7 +9,7 @@ from google.protobuf.message import Message
 
 from warroom.engine import rng
 from warroom.engine.errors import IllegalOptionError
-from warroom.engine.model import Applied, Decision, Option, Result, SeatInfo, VariantInfo
+from warroom.engine.model import Applied, Decision, Result, SeatInfo, VariantInfo
 from warroom.engine.rules import Rules
 from warroom.games.ncw import flow
 from warroom.games.ncw.bots import hooks
@@ -44,6 +44,10 @@ _PROMPTS = {
 }
 
 
+_OVER = Decision("over", "", {})
+"""The memo of a finished game (decision() is None)."""
+
+
 class NewColdWarRules(Rules[NcwState]):
     """The rules of New Cold War (rulebook sections 2-5; bots and variants per section 6)."""
 
@@ -70,25 +74,36 @@ class NewColdWarRules(Rules[NcwState]):
         return [SeatInfo(p, POWERS[p], BLOCS[BLOC_OF[p]]) for p in range(4)]
 
     def decision(self, state: NcwState) -> Decision | None:
-        """The pending decision (the top of the stack)."""
+        """The pending decision (the top of the stack), memoized on the state."""
+        memo = state.memo
+        if memo is not None:
+            return memo if memo is not _OVER else None
         frame = state.top()
         if frame is None or state.over:
+            state.memo = _OVER
             return None
-        options = flow.frame_options(state, frame)
-        return Decision(
+        decision = Decision(
             kind=frame.kind,
             prompt=_PROMPTS.get(frame.kind, frame.kind),
-            options={
-                p: tuple(Option(i, label) for i, label in opts) for p, opts in options.items()
-            },
+            options=flow.frame_option_objects(state, frame),
         )
+        state.memo = decision
+        return decision
 
     def apply(self, state: NcwState, seat: int, option_id: str) -> Applied[NcwState]:
         """Apply one option to a clone of the state."""
         frame = state.top()
         if frame is None or state.over:
             raise IllegalOptionError("", option_id, seat, "the game is over")
-        if frame.kind == "ops":
+        memo = state.memo
+        if isinstance(memo, Decision):
+            if seat not in memo.options:
+                raise IllegalOptionError(
+                    "", option_id, seat, f"seat {seat} does not act in {frame.kind!r}"
+                )
+            if memo.find(seat, option_id) is None:
+                raise IllegalOptionError("", option_id, seat, "not a legal option")
+        elif frame.kind == "ops":
             if seat != frame.seat or not ops_option_legal(state, frame, option_id):
                 raise IllegalOptionError("", option_id, seat, "not a legal option")
         else:

@@ -10,6 +10,7 @@ cards by their printed number and objectives by their number (1-32).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 US, EU, CHINA, RUSSIA = 0, 1, 2, 3
 POWERS: tuple[str, ...] = ("US", "EU", "China", "Russia")
@@ -87,6 +88,9 @@ class Block:
     tag: str = ""
 
 
+_new = object.__new__
+
+
 @dataclass(slots=True)
 class NcwState:
     """The complete state of one game (see the module docstring for indexing)."""
@@ -143,58 +147,65 @@ class NcwState:
     winners: tuple[int, ...] = ()
     reason: str = ""
     over: bool = False
+    # the rules' memo of this state's pending decision (never copied, compared or encoded)
+    memo: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def forget(self) -> None:
+        """Drop the memoized decision: call after mutating a state the rules have seen."""
+        self.memo = None
 
     def clone(self) -> NcwState:
         """A deep-enough copy: every mutable container is copied, immutable items shared."""
-        return NcwState(
-            self.variant,
-            self.bots,
-            self.turn,
-            self.round,
-            self.phase,
-            self.step,
-            self.idx,
-            self.rng,
-            self.control[:],
-            self.token[:],
-            self.country_vp_mod[:],
-            self.region_vp_mod[:],
-            self.region_vp_mod_perm[:],
-            self.subregion_claimed[:],
-            self.access[:],
-            dict(self.orbit_override),
-            dict(self.perm_destab),
-            self.blocks[:],
-            dict(self.flags),
-            self.vp[:],
-            self.prestige[:],
-            self.media,
-            self.media_box[:],
-            self.op_reserve[:],
-            self.coups_left[:],
-            self.vetoes[:],
-            self.vetoed_this_turn[:],
-            self.vetoes_spent[:],
-            [h[:] for h in self.hands],
-            self.deck[:],
-            self.discard[:],
-            self.leftover[:],
-            self.leftover_split,
-            self.removed[:],
-            self.plays[:],
-            self.order[:],
-            self.revealed,
-            self.exchange[:],
-            [o[:] for o in self.objectives],
-            [o[:] for o in self.objective_offer],
-            [o[:] for o in self.objective_decks],
-            self.objectives_out[:],
-            [d[:] for d in self.declared],
-            self.stack[:],
-            self.winners,
-            self.reason,
-            self.over,
-        )
+        new: NcwState = _new(NcwState)
+        new.variant = self.variant
+        new.bots = self.bots
+        new.turn = self.turn
+        new.round = self.round
+        new.phase = self.phase
+        new.step = self.step
+        new.idx = self.idx
+        new.rng = self.rng
+        new.control = self.control[:]
+        new.token = self.token[:]
+        new.country_vp_mod = self.country_vp_mod[:]
+        new.region_vp_mod = self.region_vp_mod[:]
+        new.region_vp_mod_perm = self.region_vp_mod_perm[:]
+        new.subregion_claimed = self.subregion_claimed[:]
+        new.access = self.access[:]
+        new.orbit_override = dict(self.orbit_override)
+        new.perm_destab = dict(self.perm_destab)
+        new.blocks = self.blocks[:]
+        new.flags = dict(self.flags)
+        new.vp = self.vp[:]
+        new.prestige = self.prestige[:]
+        new.media = self.media
+        new.media_box = self.media_box[:]
+        new.op_reserve = self.op_reserve[:]
+        new.coups_left = self.coups_left[:]
+        new.vetoes = self.vetoes[:]
+        new.vetoed_this_turn = self.vetoed_this_turn[:]
+        new.vetoes_spent = self.vetoes_spent[:]
+        new.hands = [h[:] for h in self.hands]
+        new.deck = self.deck[:]
+        new.discard = self.discard[:]
+        new.leftover = self.leftover[:]
+        new.leftover_split = self.leftover_split
+        new.removed = self.removed[:]
+        new.plays = self.plays[:]
+        new.order = self.order[:]
+        new.revealed = self.revealed
+        new.exchange = self.exchange[:]
+        new.objectives = [o[:] for o in self.objectives]
+        new.objective_offer = [o[:] for o in self.objective_offer]
+        new.objective_decks = [o[:] for o in self.objective_decks]
+        new.objectives_out = self.objectives_out[:]
+        new.declared = [d[:] for d in self.declared]
+        new.stack = self.stack[:]
+        new.winners = self.winners
+        new.reason = self.reason
+        new.over = self.over
+        new.memo = None
+        return new
 
     @property
     def decade(self) -> int:

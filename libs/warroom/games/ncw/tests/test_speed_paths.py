@@ -1,0 +1,68 @@
+"""The fast paths agree with the general rules: inlined OP options, shared Options, the decision memo."""
+
+from __future__ import annotations
+
+import pytest
+
+from warroom.engine.errors import IllegalOptionError
+from warroom.engine.rng import Rng
+from warroom.games.ncw import ops as O
+from warroom.games.ncw.rules import NewColdWarRules
+from warroom.games.ncw.state import BLUE, RED, Block, Frame
+from warroom.games.ncw.tests.helpers import blank, cid, give, with_ops
+
+RULES = NewColdWarRules()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_inlined_ops_options_match_the_general_helpers(seed: int) -> None:
+    """Every "ops" frame of a random game lists what the country-by-country helpers list."""
+    rng = Rng(seed)
+    state = RULES.setup(seed, "4p", {})
+    checked = 0
+    while (decision := RULES.decision(state)) is not None:
+        frame = state.top()
+        assert frame is not None
+        if frame.kind == "ops":
+            assert O.ops_options(state, frame) == O.reference_ops_options(state, frame)
+            assert [o.id for o in decision.options_for(frame.seat)] == [
+                i for i, _ in O.ops_options(state, frame)
+            ]
+            checked += 1
+        seat = rng.choice(decision.seats)
+        state = RULES.apply(state, seat, rng.choice(decision.options_for(seat)).id).state
+    assert checked > 10
+
+
+def test_inlined_ops_options_with_orbit_override_tokens_and_blocks() -> None:
+    """The inlined path handles a lost ORBIT, permanent destabilization, tokens and blocks."""
+    s = blank()
+    give(s, "Russia", "turkey", "israel", "colombia", "iraq")
+    give(s, "US", "cuba", "syria")
+    s.orbit_override[cid("turkey")] = -1
+    s.perm_destab[cid("israel")] = RED
+    s.perm_destab[cid("colombia")] = RED
+    s.token[cid("iraq")] = BLUE + 1
+    s.token[cid("syria")] = BLUE + 1
+    s.blocks.append(Block(powers=0b0101, country=cid("egypt")))
+    for power in range(4):
+        for ops in (1, 2, 3, 4):
+            for flags in (0, O.OPF_CONTROL_ONLY | O.OPF_ONE_PER_REGION | O.OPF_NO_COUP):
+                frame = Frame("ops", seat=power, ops=ops, flags=flags)
+                assert O.ops_options(s, frame) == O.reference_ops_options(s, frame)
+
+
+def test_decision_is_memoized_and_forgotten() -> None:
+    """The decision is computed once per state; `forget` drops it after a test mutates the state."""
+    s = with_ops(blank(), 0, 2)
+    first = RULES.decision(s)
+    assert first is not None and RULES.decision(s) is first
+    assert "pos:panama" in [o.id for o in first.options_for(0)]
+    s.access[0] = 0
+    s.forget()
+    again = RULES.decision(s)
+    assert again is not None and "pos:panama" not in [o.id for o in again.options_for(0)]
+    with pytest.raises(IllegalOptionError):
+        RULES.apply(s, 0, "pos:panama")
+    applied = RULES.apply(s, 0, "done").state
+    assert applied.memo is None and s.memo is again
