@@ -981,6 +981,7 @@ class Authority:
         """A clock timer fired: apply the seat's fallback if the timer is still current."""
         live = await self.get(game_id)
         plan = Plan()
+        outcome = ""
         async with live.lock:
             fence, cached, epoch = await self.hot.acquire(
                 game_id, self.settings.game_lock_ms / 1000
@@ -999,9 +1000,12 @@ class Authority:
                 ):
                     return "stale"
                 if row.clock_deadline > now() + timedelta(milliseconds=50):
-                    return "early"
+                    plan.clocks.append((seat, decision_id, version, row.clock_deadline))
+                    outcome = "early"
                 fallback = (row.clock or {}).get("fallback", 0)
-                if fallback == common_pb2.ClockSpec.FALLBACK_FORFEIT:
+                if outcome == "early":
+                    pass
+                elif fallback == common_pb2.ClockSpec.FALLBACK_FORFEIT:
                     frame = await self._terminal(live, seat, "forfeit")
                     await self.hot.release(
                         game_id,

@@ -28,7 +28,7 @@ def worker_app(settings: Settings, endpoint: list[str]) -> Celery:
     """A Celery app with the clock task and a random-move bot task (no other task modules)."""
     app = make_celery(settings, include=())
 
-    @app.task(name=BOT_TASK)
+    @app.task(name=BOT_TASK, shared=False)
     def play_turn(game_id: str, seat: int, version: int) -> str:
         token = bot_seat_token(settings.secret(), game_id, seat)
         with grpc.insecure_channel(endpoint[0]) as channel:
@@ -50,71 +50,125 @@ def worker_app(settings: Settings, endpoint: list[str]) -> Celery:
             )
             return choice.id
 
-    @app.task(name=CLOCK_TASK)
+    @app.task(name=CLOCK_TASK, shared=False)
     def clock_expired(game_id: str, seat: int, decision_id: str, version: int) -> str:
         return asyncio.run(expire(settings, game_id, seat, decision_id, version))
 
     return app
 
 
-async def test_clock_expiry_hands_seat_to_bot_and_game_finishes(settings: Settings) -> None:
+async def _submit_random(
+    stub: game_pb2_grpc.GameServiceAsyncStub, gid: str, token: str, rng: random.Random
+) -> bool:
+    """Answer the seat's decision if it has one; False when nothing was (or could be) done."""
+    view = (await stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=token))).view
+    if not view.decision.options:
+        return False
+    option = rng.choice(list(view.decision.options))
+    try:
+        await stub.SubmitAction(
+            game_pb2.SubmitActionRequest(
+                game_id=gid,
+                token=token,
+                expected_version=view.version,
+                decision_id=view.decision.decision_id,
+                option_id=option.id,
+            )
+        )
+    except grpc.aio.AioRpcError as error:
+        if error.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
+            raise
+        return False
+    return True
+
+
+def _clock(seconds: int, fallback: int) -> common_pb2.ClockSpec:
+    return common_pb2.ClockSpec(
+        mode=common_pb2.ClockSpec.MODE_LIVE,
+        initial_seconds=seconds,
+        increment_seconds=0,
+        fallback=fallback,  # type: ignore[arg-type]
+        fallback_bot=common_pb2.BotSpec(kind="random"),
+    )
+
+
+async def test_clock_expiry_hands_seat_to_bot_human_reclaims_and_game_finishes(
+    settings: Settings,
+) -> None:
     endpoint: list[str] = []
     app = worker_app(settings, endpoint)
     replica = await start_replica(settings, CeleryScheduler(app))
     endpoint.append(replica.address)
-    clock = common_pb2.ClockSpec(
-        mode=common_pb2.ClockSpec.MODE_LIVE,
-        initial_seconds=1,
-        increment_seconds=0,
-        fallback=common_pb2.ClockSpec.FALLBACK_BOT,
-        fallback_bot=common_pb2.BotSpec(kind="random"),
-    )
     seats = [
-        game_pb2.SeatSpec(player_id="sleepy", clock=clock),
+        game_pb2.SeatSpec(player_id="sleepy", clock=_clock(2, common_pb2.ClockSpec.FALLBACK_BOT)),
+        game_pb2.SeatSpec(player_id="bob"),
+    ]
+    stub = replica.stub
+    with start_worker(app, pool="solo", perform_ping_check=False, queues=["game", "bots"]):
+        try:
+            created = await create(stub, settings, seats=seats, seed=3)
+            gid = created.game_id
+            human, other = created.seat_tokens
+            rng = random.Random(0)
+
+            async def public() -> game_pb2.SeatView:
+                request = game_pb2.GetViewRequest(game_id=gid, token=created.spectator_token)
+                return (await stub.GetView(request)).view
+
+            # phase 1: seat 0 sleeps; its clock runs out and a bot takes the seat
+            deadline = time.monotonic() + 60
+            while not (await public()).seats[0].is_bot:
+                assert time.monotonic() < deadline, "the clock never handed seat 0 to a bot"
+                if not await _submit_random(stub, gid, other, rng):
+                    await asyncio.sleep(0.1)
+            bot_version = (await public()).version
+            # phase 2: the human comes back (any call with their token) and plays again
+            reclaimed_at = None
+            while True:
+                view = await public()
+                if view.HasField("result"):
+                    break
+                assert time.monotonic() < deadline + 60, "the game did not finish"
+                if reclaimed_at is None and not view.seats[0].is_bot:
+                    reclaimed_at = view.version
+                acted = await _submit_random(stub, gid, human, rng)
+                acted = await _submit_random(stub, gid, other, rng) or acted
+                if not acted:
+                    await asyncio.sleep(0.05)
+            assert reclaimed_at is not None, "the returning human got the seat back"
+            replay = await stub.GetReplay(game_pb2.GetReplayRequest(game_id=gid, token=other))
+            assert any(a.seat == 0 and a.version <= bot_version + 3 for a in replay.actions)
+            assert any(a.seat == 0 and a.version > reclaimed_at for a in replay.actions) or (
+                reclaimed_at >= replay.actions[-1].version
+            )
+        finally:
+            await replica.stop()
+
+
+async def test_clock_expiry_with_forfeit_ends_the_game(settings: Settings) -> None:
+    endpoint: list[str] = []
+    app = worker_app(settings, endpoint)
+    replica = await start_replica(settings, CeleryScheduler(app))
+    endpoint.append(replica.address)
+    seats = [
+        game_pb2.SeatSpec(
+            player_id="sleepy", clock=_clock(1, common_pb2.ClockSpec.FALLBACK_FORFEIT)
+        ),
         game_pb2.SeatSpec(player_id="bob"),
     ]
     with start_worker(app, pool="solo", perform_ping_check=False, queues=["game", "bots"]):
         try:
-            created = await create(replica.stub, settings, seats=seats, seed=3)
-            gid, token = created.game_id, created.seat_tokens[1]
-            rng = random.Random(0)
-            took_over = False
-            deadline = time.monotonic() + 90
-            while time.monotonic() < deadline:
-                spectator = (
-                    await replica.stub.GetView(
-                        game_pb2.GetViewRequest(game_id=gid, token=created.spectator_token)
-                    )
-                ).view
-                took_over = took_over or spectator.seats[0].is_bot
-                if spectator.HasField("result"):
+            created = await create(replica.stub, settings, seats=seats, seed=4)
+            request = game_pb2.GetViewRequest(game_id=created.game_id, token=created.seat_tokens[1])
+            deadline = time.monotonic() + 30
+            while True:
+                view = (await replica.stub.GetView(request)).view
+                if view.HasField("result"):
                     break
-                view = (
-                    await replica.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=token))
-                ).view
-                if view.decision.options:
-                    option = rng.choice(list(view.decision.options))
-                    try:
-                        await replica.stub.SubmitAction(
-                            game_pb2.SubmitActionRequest(
-                                game_id=gid,
-                                token=token,
-                                expected_version=view.version,
-                                decision_id=view.decision.decision_id,
-                                option_id=option.id,
-                            )
-                        )
-                    except grpc.aio.AioRpcError as error:
-                        if error.code() != grpc.StatusCode.ABORTED:
-                            raise
-                else:
-                    await asyncio.sleep(0.1)
-            assert took_over, "the seat with the expired clock went to a bot"
-            assert spectator.HasField("result"), "the game finished"
-            assert spectator.seats[0].bot.kind == "random"
-            replay = await replica.stub.GetReplay(
-                game_pb2.GetReplayRequest(game_id=gid, token=token)
-            )
-            assert any(a.seat == 0 for a in replay.actions), "the bot played seat 0"
+                assert time.monotonic() < deadline, "the clock never ran out"
+                await asyncio.sleep(0.1)
+            assert view.result.reason == "forfeit"
+            ranks = {s.seat: s.rank for s in view.result.seats}
+            assert ranks[0] > ranks[1]
         finally:
             await replica.stop()
