@@ -9,6 +9,7 @@ enemy built a Navy where a Bloc has a Navy.
 
 from __future__ import annotations
 
+from warroom.games.qmg_cw.content import tables
 from warroom.games.qmg_cw.effects import enemies, usable
 from warroom.games.qmg_cw.flow import (
     Ctx,
@@ -30,6 +31,10 @@ from warroom.games.qmg_cw.state import (
     piece_kind,
     piece_space,
     seat_bits,
+)
+
+ESPIONAGE_TIMINGS: frozenset[str] = frozenset(
+    c.when for c in tables().cards if c.type == "espionage"
 )
 
 TIMING = {
@@ -57,10 +62,33 @@ def eligible(state: CwState, frame: Frame, seat: int) -> list[int]:
     return usable(state, seat, (TIMING[trigger],))
 
 
+def _masked(state: CwState, frame: Frame, seat: int) -> bool:
+    """Whether a seat is asked in this window: it has a usable card, or (so that the window
+    reveals nothing about face-down cards) it could hold a face-down card of this timing."""
+    if eligible(state, frame, seat):
+        return True
+    if TIMING[frame.tag] not in ESPIONAGE_TIMINGS or not state.seats[seat].espionage:
+        return False
+    return eligible_scope(state, frame, seat)
+
+
+def eligible_scope(state: CwState, frame: Frame, seat: int) -> bool:
+    """The public part of eligibility: the seat's bloc is one this trigger concerns."""
+    bloc = state.seats[seat].bloc
+    if frame.tag in ("after_build_army", "after_land_battle"):
+        return bloc == frame.bloc
+    if frame.tag == "enemy_builds_navy":
+        return bloc != frame.bloc and any(
+            piece_space(p) == frame.space and piece_bloc(p) == bloc and piece_kind(p) == NAVY
+            for p in state.pieces
+        )
+    return True
+
+
 def _mask(state: CwState, frame: Frame, bloc: int) -> int:
     mask = 0
     for seat in state.bloc_seats(bloc):
-        if eligible(state, frame, seat):
+        if _masked(state, frame, seat):
             mask |= 1 << seat
     return mask
 
@@ -121,8 +149,7 @@ def _react_options(state: CwState, frame: Frame) -> Options:
     probe = Frame("window", bloc=frame.target, tag=frame.tag, space=frame.space)
     for seat in seat_bits(frame.mask):
         cards = eligible(state, probe, seat)
-        if cards:
-            out[seat] = [*((f"use:{c}", card_name(c)) for c in cards), ("pass", "Pass")]
+        out[seat] = [*((f"use:{c}", card_name(c)) for c in cards), ("pass", "Pass")]
     return out
 
 

@@ -324,7 +324,9 @@ def test_b59_reacts_to_enemy_navy_build() -> None:
     """The B-59 Submarine Incident: when an enemy builds a Navy with a Soviet Navy, both enemies'
     levels against the Soviets rise by 2."""
     state = scenario(
-        pieces=[("north_pacific", "soviet", "navy"), ("japan", "western", "army")], active=WEST, step="action"
+        pieces=[("north_pacific", "soviet", "navy"), ("japan", "western", "army")],
+        active=WEST,
+        step="action",
     )
     b59 = cid("The B-59 Submarine Incident")
     give(state, 0, "espionage", [b59])
