@@ -434,6 +434,6 @@ def reconstructed_fields_table() -> str:
             if r.provenance.value == "rulebook" and fields:
                 label = getattr(r, "name", None) or getattr(r, "id", "")
                 if name == "contingency":
-                    label = getattr(r, "initial").name
+                    label = r.initial.name
                 lines.append(f"| {name}: {label} | {', '.join(fields)} |")
     return "\n".join(lines)

@@ -19,7 +19,7 @@ DOCS = Path(__file__).resolve().parents[5] / "docs" / "content.md"
 def test_component_counts() -> None:
     """72 cards: Allies 2 France, 21 UK, 15 USA + 3 UK Contingency; Axis 11 Germany, 17 Pact + 3 Pact."""
     t = tables()
-    per = {f: 0 for f in FACTIONS}
+    per = dict.fromkeys(FACTIONS, 0)
     for c in t.cards.values():
         if not c.contingency:
             per[FACTIONS[c.faction]] += 1
@@ -89,7 +89,7 @@ def rich_position(side: int) -> SfState:
         put(s, faction, kind, space)
     s.control[sp("tunisia")] = ALLIES
     s.control[sp("malta")] = ALLIES
-    s.decks = [[c for c in tables().deck_cards[0]][:3], [c for c in tables().deck_cards[1]][:3]]
+    s.decks = [list(tables().deck_cards[0])[:3], list(tables().deck_cards[1])[:3]]
     return s
 
 
@@ -106,7 +106,7 @@ def test_every_card_resolves(card: int) -> None:
             for lst in s.decks:
                 if c in lst:
                     lst.remove(c)
-        other = [c for c in tables().deck_cards[1 - info.side]][-2:]
+        other = list(tables().deck_cards[1 - info.side])[-2:]
         for c in other:
             for lst in s.decks:
                 if c in lst:
