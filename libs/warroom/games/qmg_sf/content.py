@@ -433,7 +433,7 @@ def reconstructed_fields_table() -> str:
             fields = getattr(r, "reconstructed_fields", ())
             if r.provenance.value == "rulebook" and fields:
                 label = getattr(r, "name", None) or getattr(r, "id", "")
-                if name == "contingency":
+                if isinstance(r, ContingencyRecord):
                     label = r.initial.name
                 lines.append(f"| {name}: {label} | {', '.join(fields)} |")
     return "\n".join(lines)
