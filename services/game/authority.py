@@ -386,6 +386,7 @@ class Authority:
                 return live
             loaded = await self.db(self.store.load, game_id)
             if loaded is None:
+                self._loading.pop(game_id, None)
                 raise errors.not_found(f"no game {game_id}", game_id=game_id)
             frame, frames, actions = await self.db(self._build, loaded)
             live = LiveGame(loaded.game, get_rules(loaded.game.rules_id), loaded.seats, frame, 8)

@@ -6,12 +6,14 @@ referee's state at every step (no secret of another seat, no foreign options or 
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
 
 from services.common.auth import service_metadata
 from services.game.tests.helpers import Referee, Replica, pick
+from services.game.tests.test_full_game import collect
 from warroom.engine.match import Action
 from warroom.engine.registry import get_rules
 from warroom.v1 import common_pb2, game_pb2
@@ -42,6 +44,10 @@ async def test_full_ncw_game_through_grpc(replica: Replica) -> None:
     referee = Referee("ncw", created.seed, "4p")
     rng = random.Random(5)
     tokens = list(created.seat_tokens)
+    watchers = [
+        asyncio.create_task(collect(replica, created.game_id, token))
+        for token in (*tokens, created.spectator_token)
+    ]
     for _ in range(20_000):
         state = referee.state()
         views = []
@@ -73,6 +79,17 @@ async def test_full_ncw_game_through_grpc(replica: Replica) -> None:
         assert answer.version == len(referee.actions)
     else:
         raise AssertionError("the NCW game did not end")
+    streams = await asyncio.wait_for(asyncio.gather(*watchers), 60)
+    for viewer, updates in zip((0, 1, 2, 3, None), streams, strict=True):
+        assert [u.version for u in updates] == list(
+            range(updates[0].version, len(referee.actions) + 1)
+        )
+        prefix = Referee("ncw", created.seed, "4p")
+        for update in updates:
+            prefix.actions = referee.actions[: update.version]
+            prefix.check_view(update.view, viewer)
+            for event in update.events:
+                assert event.public or (viewer is not None and viewer in event.visible_to)
     replay = await stub.GetReplay(
         game_pb2.GetReplayRequest(game_id=created.game_id, token=tokens[2])
     )

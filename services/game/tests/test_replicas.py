@@ -228,3 +228,59 @@ async def test_sigkill_mid_game_loses_no_acknowledged_action(settings: Settings)
         if process.returncode not in (0, -signal.SIGTERM, -signal.SIGKILL, None):
             stderr = process.stderr.read().decode() if process.stderr else ""
             pytest.fail(f"authority exited {process.returncode}: {stderr[-2000:]}")
+
+
+async def test_losing_redis_loses_no_game(settings: Settings, redis_client: object) -> None:
+    from tests.fixtures.redis_tools import delete_prefixed
+
+    a = await start_replica(settings)
+    try:
+        created = await create(a.stub, settings, seed=31)
+        gid, tokens = created.game_id, list(created.seat_tokens)
+        referee = Referee("toy", created.seed, "duel")
+        rng = random.Random(2)
+
+        async def step() -> bool:
+            views = [
+                (await a.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=t))).view
+                for t in tokens
+            ]
+            if views[0].HasField("result"):
+                return False
+            seat = rng.choice([s for s, v in enumerate(views) if v.decision.options])
+            option = pick(views[seat], rng)
+            assert option is not None
+            await a.stub.SubmitAction(
+                game_pb2.SubmitActionRequest(
+                    game_id=gid,
+                    token=tokens[seat],
+                    expected_version=views[seat].version,
+                    decision_id=views[seat].decision.decision_id,
+                    option_id=option.id,
+                )
+            )
+            referee.actions.append(Action(seat, option.id))
+            return True
+
+        for _ in range(4):
+            assert await step()
+        delete_prefixed(redis_client, settings.redis_prefix)  # type: ignore[arg-type]
+        assert await step(), "the same replica goes on after Redis lost everything"
+        b = await start_replica(settings)
+        try:
+            view = (
+                await b.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=tokens[1]))
+            ).view
+            assert view.version == len(referee.actions)
+            referee.check_view(view, 1)
+        finally:
+            await b.stop()
+        while await step():
+            pass
+        rules = get_rules("toy")
+        replay = await a.stub.GetReplay(game_pb2.GetReplayRequest(game_id=gid, token=tokens[0]))
+        rerun = Referee("toy", replay.seed, replay.variant)
+        rerun.actions = [Action(x.seat, x.option_id) for x in replay.actions]
+        assert rules.encode_bytes(rerun.state().game) == rules.encode_bytes(referee.state().game)
+    finally:
+        await a.stop()
