@@ -337,3 +337,40 @@ def test_b59_reacts_to_enemy_navy_build() -> None:
     assert kind(state) == "react"
     state = act(state, 0, f"use:{b59}")
     assert state.level(WEST, SOV) == 2 and state.level(NA, SOV) == 2
+
+
+def test_indo_pakistani_war_recruits_then_battles() -> None:
+    """Indo-Pakistani War: recruit an Indian Army and Air Force in or adjacent to India, then
+    battle with an Indian piece there; each benefit is optional."""
+    state = scenario(
+        pieces=[("india", "indian", "army"), ("afghanistan", "soviet", "army")], active=NA, step="action"
+    )
+    war = cid("Indo-Pakistani War")
+    give(state, 2, "hand", [war])
+    state = act(state, 2, f"play:{war}")
+    assert f"p:0:{sp('afghanistan')}" in options(state, 2)
+    state = act(state, 2, f"p:0:{sp('afghanistan')}")
+    assert f"p:2:{sp('india')}" in options(state, 2)
+    state = act(state, 2, f"p:2:{sp('india')}")
+    soviet = pc("afghanistan", "soviet", "army")
+    state = act(state, 2, f"x:{soviet}")
+    assert state.level(NA, SOV) == 0
+    state = act(state, 0, "pass")
+    assert soviet not in state.pieces
+
+
+def test_air_strike_escalates_once() -> None:
+    """An Air Power card used for an Air Strike adds its '?' symbol against the struck Bloc."""
+    state = scenario(
+        pieces=[("france", "western", "army"), ("france", "western", "air"), ("germany", "soviet", "army")],
+        active=WEST,
+        step="air",
+    )
+    air = cid("Air Power", 0, WEST)
+    give(state, 1, "hand", [air])
+    state = act(state, 1, f"air:{air}")
+    state = act(state, 1, f"st:{pc('germany', 'soviet', 'army')}")
+    assert state.level(WEST, SOV) == 1
+    assert kind(state) == "defend" and options(state, 0) == ["pass"]
+    state = act(state, 0, "pass")
+    assert pc("germany", "soviet", "army") not in state.pieces
