@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from warroom.games.ncw import flow
+from warroom.games.ncw import ops as O
 from warroom.games.ncw.content import tables
 from warroom.games.ncw.state import CHINA, EU, RED, RUSSIA, US, VETO_1, VETO_2, VETO_EXTRA, NcwState
 from warroom.games.ncw.tests.helpers import RULES, act, blank, cid, give, rid
@@ -141,8 +142,8 @@ def _veto(s: NcwState, who: int, marker: str) -> NcwState:
     return act(s, who, marker)
 
 
-def test_tutorial_turn_four_rounds_one_and_two() -> None:
-    """7.2: exchanges, rounds 1 and 2, and round 3 up to China's OPs in South Korea."""
+def test_tutorial_turn_four() -> None:
+    """7.2: the exchanges, rounds 1-3, the Korean Peninsula claim at turn end, and turn 5 dealt."""
     s = _position()
     assert RULES.invariants(s) == []
     for p, n in ((EU, 114), (US, 40), (CHINA, 11), (RUSSIA, 119)):
@@ -198,3 +199,39 @@ def test_tutorial_turn_four_rounds_one_and_two() -> None:
     s = _pass_vetoes(s)
     s = act(s, CHINA, "pos:south_korea")
     assert s.control[cid("south_korea")] == CHINA and s.token[cid("south_korea")] == 0
+    # 7.2 round 3, step 2 (cont.): the US event of US Military Bases follows China's OPs
+    assert [s.control[cid(c)] for c in ("thailand", "malaysia", "honduras")] == [US, US, US]
+    assert s.vp == [24, 25, 19, 24] and s.media == 1
+    # step 3: the EU's Uighur Conflict + OP reserve (2 OPs) ties Russia's 2; the EU leads on VPs
+    assert s.stack[-1].kind == "veto" and s.stack[-1].card == 16
+    s = _pass_vetoes(s)
+    frame = s.stack[-1]
+    assert (frame.kind, frame.seat, frame.card, frame.ops) == ("ops", EU, 16, 2)
+    assert s.token[cid("libya")] == 1 and s.control[cid("libya")] == RUSSIA
+    assert O.coup_cost(s, EU, cid("libya")) == 2
+    s = act(s, EU, "coup:libya")
+    assert s.control[cid("libya")] == EU and s.token[cid("libya")] == 0
+    assert s.vp[EU] == 27
+    assert s.media == 2  # the negative China event: media to 2 blue
+    # step 4: Russia's European Migration Crisis, an EU negative card, at its lower value (1 OP)
+    s = _pass_vetoes(s)
+    frame = s.stack[-1]
+    assert (frame.kind, frame.seat, frame.card, frame.ops) == ("ops", RUSSIA, 126, 1)
+    s = act(s, RUSSIA, "pos:iraq")
+    assert s.control[cid("iraq")] == -1
+    mea = tables().country_region[cid("iraq")]
+    assert O.region_vp(s, US, mea) == O.region_vp(s, RUSSIA, mea) == 5
+    assert s.media == 1 and s.vp[EU] == 26
+    # end of turn: unplayed cards to the leftover pile, China claims the Korean Peninsula (+4 -> 23)
+    assert s.stack[-1].kind == "declare"
+    assert s.leftover == [32, 36, 55, 56, 99, 12, 119, 11]
+    korea = [x.id for x in tables().subregions].index("korean_peninsula")
+    assert s.subregion_claimed[korea] == CHINA
+    assert s.vp == [24, 26, 23, 24] and s.prestige == [-1, 2, -1, -2] and s.media == 1
+    assert s.op_reserve[RUSSIA] == 1
+    for p in (US, EU, CHINA, RUSSIA):
+        s = act(s, p, "pass")
+    # turn 5: a third objective for everyone, and the Russian OP reserve still held
+    assert s.turn == 5 and [len(o) for o in s.objectives] == [3, 3, 3, 3]
+    assert s.op_reserve[RUSSIA] == 1 and s.vp == [24, 26, 23, 24]
+    assert RULES.invariants(s) == []
