@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from warroom.games.qmg_cw.state import CwState, Frame, SeatState
 from warroom.games.qmg_cw.v1 import qmg_cw_pb2 as pb
 
@@ -22,8 +24,9 @@ def frame_to_pb(frame: Frame, out: pb.Frame) -> None:
     out.tag = frame.tag
 
 
+@lru_cache(maxsize=8192)
 def frame_message(frame: Frame) -> pb.Frame:
-    """A new Frame message."""
+    """The Frame message of a frame (cached and shared: copy it, never change it)."""
     return pb.Frame(
         kind=frame.kind,
         bloc=frame.bloc,

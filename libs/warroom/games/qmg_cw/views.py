@@ -20,6 +20,7 @@ from warroom.games.qmg_cw.setup import seat_cards
 from warroom.games.qmg_cw.state import CwState, SeatState
 from warroom.games.qmg_cw.v1 import qmg_cw_pb2 as pb
 
+CARD_COUNT = len(tables().cards)
 ESPIONAGE: frozenset[int] = frozenset(c.id for c in tables().cards if c.type == "espionage")
 
 
@@ -67,6 +68,8 @@ def view(state: CwState, viewer: int | None) -> pb.View:
 def determinize(m: pb.View, seat: int, seed: int) -> CwState:
     """A full state consistent with the view, every hidden card and the RNG drawn afresh."""
     sampler = random.Random(seed ^ 0xC01D)
+    rnd = sampler.random
+    salts = [rnd() for _ in range(CARD_COUNT)]
     seats = [SeatState(sv.bloc, sv.colour) for sv in m.seats]
     for index, sv in enumerate(m.seats):
         seats[index].discard_up = list(sv.discard_up)
@@ -86,8 +89,7 @@ def determinize(m: pb.View, seat: int, seed: int) -> CwState:
             if i == seat:
                 known |= set(s.hand) | set(s.espionage) | set(s.opening) | set(s.discard_down)
         pool = [c for c in seat_cards(bloc, -1) if c not in known]
-        rnd = sampler.random
-        pool.sort(key=lambda _: rnd())
+        pool.sort(key=salts.__getitem__)
         spies = [c for c in pool if c in ESPIONAGE]
         taken: set[int] = set()
         for i in members:

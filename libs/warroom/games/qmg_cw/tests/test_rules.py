@@ -343,7 +343,9 @@ def test_indo_pakistani_war_recruits_then_battles() -> None:
     """Indo-Pakistani War: recruit an Indian Army and Air Force in or adjacent to India, then
     battle with an Indian piece there; each benefit is optional."""
     state = scenario(
-        pieces=[("india", "indian", "army"), ("afghanistan", "soviet", "army")], active=NA, step="action"
+        pieces=[("india", "indian", "army"), ("afghanistan", "soviet", "army")],
+        active=NA,
+        step="action",
     )
     war = cid("Indo-Pakistani War")
     give(state, 2, "hand", [war])
@@ -362,7 +364,11 @@ def test_indo_pakistani_war_recruits_then_battles() -> None:
 def test_air_strike_escalates_once() -> None:
     """An Air Power card used for an Air Strike adds its '?' symbol against the struck Bloc."""
     state = scenario(
-        pieces=[("france", "western", "army"), ("france", "western", "air"), ("germany", "soviet", "army")],
+        pieces=[
+            ("france", "western", "army"),
+            ("france", "western", "air"),
+            ("germany", "soviet", "army"),
+        ],
         active=WEST,
         step="air",
     )
