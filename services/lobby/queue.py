@@ -393,6 +393,52 @@ class TicketQueue:
         )
         return _s(result)
 
+    # ------------------------------------------------------------ player cache
+    # P prof:<player> hash: name, bot ("1"/"0"), and "mu:<game>" per game ("none": unrated).
+    # A cache of SQL for the enqueue path, written at login and on a miss, its game field
+    # dropped when a game is rated; any missing field is a miss answered from SQL.
+
+    async def cache_profile(
+        self,
+        player_id: str,
+        name: str,
+        bot: bool,
+        means: dict[str, float | None],
+        ttl_s: int,
+    ) -> None:
+        """Cache a player's name and rating means (None: unrated in that game)."""
+        key = f"{self.prefix}prof:{player_id}"
+        mapping: dict[str, str] = {"name": name, "bot": "1" if bot else "0"}
+        mapping.update(
+            {f"mu:{game}": "none" if mu is None else repr(mu) for game, mu in means.items()}
+        )
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(key, mapping=mapping)  # type: ignore[arg-type]
+        pipe.expire(key, ttl_s)
+        await pipe.execute()
+
+    async def forget_means(self, game: str, player_ids: Sequence[str]) -> None:
+        """Drop cached means in one game (after it rated these players)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.hdel(f"{self.prefix}prof:{player_id}", f"mu:{game}")
+        await pipe.execute()
+
+    async def cached_profiles(
+        self, player_ids: Sequence[str], game: str
+    ) -> dict[str, tuple[str, bool, float | None]] | None:
+        """(name, bot, mean in `game` or None) of every player, or None on any miss."""
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.hmget(f"{self.prefix}prof:{player_id}", ["name", "bot", f"mu:{game}"])
+        found: dict[str, tuple[str, bool, float | None]] = {}
+        for player_id, (name, bot, mu) in zip(player_ids, await pipe.execute(), strict=True):
+            if name is None or mu is None:
+                return None
+            mean = None if _s(mu) == "none" else float(_s(mu))
+            found[player_id] = (_s(name), _s(bot) == "1", mean)
+        return found
+
     async def pool_size(self, game: str, queue: str) -> int:
         return int(await self.redis.zcard(self.pool_key(game, queue)))
 

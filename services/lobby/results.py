@@ -8,13 +8,17 @@ from google.protobuf import json_format
 
 from services.common.logging import get_logger
 from services.lobby.games import GameCreator
+from services.lobby.queue import TicketQueue
 from services.lobby.store import LobbyStore
 
 log = get_logger("lobby.results")
 
 
-async def settle_finished(store: LobbyStore, games: GameCreator, limit: int = 200) -> int:
-    """Rate every started lobby game that has finished; returns how many were rated."""
+async def settle_finished(
+    store: LobbyStore, games: GameCreator, limit: int = 200, queue: TicketQueue | None = None
+) -> int:
+    """Rate every started lobby game that has finished; returns how many were rated (and
+    refreshes the raters' cached ratings in `queue`)."""
     tables = await asyncio.to_thread(store.started_tables, limit)
     settled = 0
     for table in tables:
@@ -30,7 +34,10 @@ async def settle_finished(store: LobbyStore, games: GameCreator, limit: int = 20
             continue
         ranks = {s.seat: s.rank for s in view.result.seats}
         result = json_format.MessageToDict(view.result, preserving_proto_field_name=True)
-        if await asyncio.to_thread(store.settle, table.game_id, ranks, result):
+        means = await asyncio.to_thread(store.settle, table.game_id, ranks, result)
+        if means is not None:
             settled += 1
+            if queue is not None:
+                await queue.forget_means(table.game, list(means))
             log.info("game rated", game_id=table.game_id, table_id=table.id)
     return settled

@@ -42,6 +42,7 @@ from warroom.engine.errors import RulesError
 from warroom.engine.registry import get_rules
 from warroom.matchmaking import BotChoice, Ticket, VariantLayout, layouts_for, validate
 from warroom.matchmaking.model import MatchConfig
+from warroom.ratings import SkillRating
 from warroom.v1 import common_pb2, game_pb2, lobby_pb2, lobby_pb2_grpc
 
 log = get_logger("lobby.service")
@@ -226,6 +227,14 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         async def call() -> lobby_pb2.LoginResponse:
             player = await self._db(
                 self.store.login, request.name, request.password, request.register
+            )
+            means = await self._db(self.store.means, player.id)
+            await self.queue.cache_profile(
+                player.id,
+                player.display_name,
+                player.bot,
+                dict(means),
+                self.lobby.token_ttl_s,
             )
             token, expires = issue_token(
                 self.key, player.id, player.display_name, player.guest, self.lobby.token_ttl_s
@@ -513,24 +522,26 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
                     f"ttl_s must be between 0 and {self.lobby.ticket_ttl_max_s} seconds"
                 )
             members = [me.player_id, *party]
-            known, ratings = await self._db(self.store.players_with_ratings, game, members)
-            missing = [p for p in members if p not in known]
+            profiles = await self._profiles(members, game)
+            missing = [p for p in members if p not in profiles]
             if missing:
                 raise InvalidArgument(f"bad party: unknown players {missing}")
-            if any(known[p].bot for p in members):
+            if any(profiles[p][1] for p in members):
                 raise InvalidArgument("bad party: bots cannot queue")
             now = time.time()
             ticket = Ticket(
                 ticket_id=f"tk-{uuid.uuid4().hex[:20]}",
                 player_ids=tuple(members),
-                ratings=tuple(ratings[p].mu if p in ratings else 25.0 for p in members),
+                ratings=tuple(
+                    mu if (mu := profiles[p][2]) is not None else SkillRating().mu for p in members
+                ),
                 created_at=now,
                 variants=tuple(request.variants),
                 side_preferences=tuple(request.side_preferences),
                 allow_bots=request.allow_bots,
                 bot_fill_after_s=float(request.bot_fill_after_s),
                 fill_bot=_bot(request.fill_bot, self.default_bot),
-                names=tuple(known[p].display_name for p in members),
+                names=tuple(profiles[p][0] for p in members),
             )
             reason = validate(ticket, layouts)
             if reason is not None:
@@ -553,6 +564,24 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
             return lobby_pb2.EnqueueTicketResponse(ticket=self._ticket(ticket.ticket_id, fields))
 
         return await self._run(context, call)
+
+    async def _profiles(
+        self, members: list[str], game: str
+    ) -> dict[str, tuple[str, bool, float | None]]:
+        """Name, bot flag and rating mean of each known member: from the Redis cache, or
+        from SQL on a miss (then cached)."""
+        cached = await self.queue.cached_profiles(members, game)
+        if cached is not None:
+            return cached
+        known, ratings = await self._db(self.store.players_with_ratings, game, members)
+        profiles: dict[str, tuple[str, bool, float | None]] = {}
+        for pid, info in known.items():
+            mean = ratings[pid].mu if pid in ratings else None
+            profiles[pid] = (info.display_name, info.bot, mean)
+            await self.queue.cache_profile(
+                pid, info.display_name, info.bot, {game: mean}, self.lobby.token_ttl_s
+            )
+        return profiles
 
     async def _member_ticket(self, ticket_id: str, player_id: str) -> dict[str, str]:
         fields = await self.queue.get(ticket_id)

@@ -200,6 +200,14 @@ class LobbyStore:
                     ratings[pid] = SkillRating(mu, sigma, games)
         return players, ratings
 
+    def means(self, player_id: str) -> dict[str, float]:
+        """A player's rating mean per game."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(RatingRow.game, RatingRow.mu).where(RatingRow.player_id == player_id)
+            )
+            return {game: float(mu) for game, mu in rows}
+
     def ratings(self, game: str, rater_ids: Sequence[str]) -> dict[str, SkillRating]:
         """Current ratings in one game (raters without one are left out)."""
         with self.sessions() as session:
@@ -544,10 +552,13 @@ class LobbyStore:
 
     # ------------------------------------------------------------------ results
 
-    def settle(self, game_id: str, ranks: Mapping[int, int], result: dict[str, Any]) -> bool:
+    def settle(
+        self, game_id: str, ranks: Mapping[int, int], result: dict[str, Any]
+    ) -> dict[str, float] | None:
         """Rate a finished game once: every seat's player or bot pseudo-player moves.
 
-        Returns False when the game is unknown to the lobby or already rated.
+        Returns the raters' new means, or None when the game is unknown to the lobby or
+        already rated.
         """
         with self.sessions.begin() as session:
             table = session.scalar(
@@ -557,7 +568,7 @@ class LobbyStore:
                 .options(selectinload(TableRow.seats))
             )
             if table is None or session.get(MatchResultRow, game_id) is not None:
-                return False
+                return None
             rated: list[RatedSeat] = []
             for seat in table.seats:
                 if seat.player_id:
@@ -600,7 +611,7 @@ class LobbyStore:
             table.status = FINISHED
             table.finished_at = now()
             table.version += 1
-        return True
+        return {rater: float(after) for rater, (_before, after) in changes.items()}
 
     def count_players(self) -> int:
         with self.sessions() as session:

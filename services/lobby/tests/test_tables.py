@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import grpc
 import pytest
 
@@ -219,8 +221,18 @@ async def test_ratings_move_in_the_right_direction(harness: Harness) -> None:
     result = await play_to_end(h.authority, game_id, tokens)
     winner = next(s.seat for s in result.seats if s.rank == 0)
     assert winner != host_seat
-    await settle_finished(h.node.lobby.store, h.node.lobby.games)
-    await settle_finished(h.node.lobby.store, h.node.lobby.games)
+    # the winner's (missing) rating is cached for matchmaking before the game is rated
+    queue = h.node.lobby.queue
+    early = await h.stub.EnqueueTicket(
+        lobby_pb2.EnqueueTicketRequest(rules_id="toy"), metadata=other.md
+    )
+    await h.stub.CancelTicket(
+        lobby_pb2.CancelTicketRequest(ticket_id=early.ticket.ticket_id), metadata=other.md
+    )
+    cached = await queue.cached_profiles([other.player_id], "toy")
+    assert cached is not None and cached[other.player_id][2] is None
+    await settle_finished(h.node.lobby.store, h.node.lobby.games, queue=queue)
+    await settle_finished(h.node.lobby.store, h.node.lobby.games, queue=queue)
     loser_rating = (
         await h.stub.GetPlayer(lobby_pb2.GetPlayerRequest(), metadata=host.md)
     ).player.ratings
@@ -230,6 +242,13 @@ async def test_ratings_move_in_the_right_direction(harness: Harness) -> None:
         )
     ).player.ratings
     assert loser_rating[0].mu < 25.0 < winner_rating[0].mu
+    # matchmaking uses the new rating (the stale cached one was dropped)
+    ticket = await h.stub.EnqueueTicket(
+        lobby_pb2.EnqueueTicketRequest(rules_id="toy"), metadata=other.md
+    )
+    fields = await queue.get(ticket.ticket.ticket_id)
+    assert fields is not None
+    assert json.loads(fields["data"])["r"] == [pytest.approx(winner_rating[0].mu)]
     assert loser_rating[0].games == winner_rating[0].games == 1
     board = await h.stub.GetLeaderboard(
         lobby_pb2.GetLeaderboardRequest(rules_id="toy", page=common_pb2.PageRequest(page_size=100)),
