@@ -54,6 +54,11 @@ def worker_app(settings: Settings, endpoint: list[str]) -> Celery:
     def clock_expired(game_id: str, seat: int, decision_id: str, version: int) -> str:
         return asyncio.run(expire(settings, game_id, seat, decision_id, version))
 
+    # Shared tasks of the same names imported elsewhere in the session (the real bot worker)
+    # would otherwise be attached to this app too: ours must win.
+    app.finalize()
+    app.tasks[BOT_TASK] = play_turn
+    app.tasks[CLOCK_TASK] = clock_expired
     return app
 
 
