@@ -49,6 +49,7 @@ log = get_logger("lobby.service")
 T = TypeVar("T")
 SERVICE_NAME = lobby_pb2.DESCRIPTOR.services_by_name["LobbyService"].full_name
 Context = grpc.aio.ServicerContext[Any, Any]
+TOKEN_CACHE = 50_000
 
 STATUS = {
     "searching": lobby_pb2.TICKET_STATUS_SEARCHING,
@@ -112,6 +113,8 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         self.queue = queue
         self.games = games
         self.key = token_key(settings, lobby)
+        # Verified tokens (the signature is checked once per token; expiry on every call).
+        self._tokens: dict[str, Identity] = {}
         self.default_bot = BotChoice(lobby.default_fill_bot_kind, lobby.default_fill_bot_difficulty)
         self.match_config = MatchConfig(
             window_base=lobby.window_base,
@@ -134,10 +137,17 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         token = bearer(context.invocation_metadata())
         if token is None:
             raise Unauthenticated("missing token: send authorization: Bearer <token from Login>")
+        known = self._tokens.get(token)
+        if known is not None and known.expires_at > time.time():
+            return known
         try:
-            return read_token(self.key, token)
+            identity = read_token(self.key, token)
         except TokenError as error:
             raise Unauthenticated(str(error)) from None
+        if len(self._tokens) >= TOKEN_CACHE:
+            self._tokens.clear()
+        self._tokens[token] = identity
+        return identity
 
     def _game(self, kind: int, rules_id: str) -> str:
         if rules_id:
