@@ -9,6 +9,7 @@ loses no game (the version is re-read from SQL, the lock re-created).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import secrets
 import time
@@ -35,6 +36,10 @@ _UNLOCK = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
 """
+
+
+_FENCE_PREFIX = secrets.token_hex(6) + ":"
+_FENCES = itertools.count(1)
 
 
 class LockTimeout(Exception):
@@ -84,7 +89,7 @@ class Hot:
 
     async def acquire(self, game_id: str, wait_s: float) -> tuple[str, int | None, int | None]:
         """Take the writer lock: returns (fence, cached version, seat epoch); raises LockTimeout."""
-        fence = secrets.token_hex(8)
+        fence = f"{_FENCE_PREFIX}{next(_FENCES)}"
         deadline = time.monotonic() + wait_s
         delay = 0.001
         keys = [self.key(game_id, "lock"), self.key(game_id, "v"), self.key(game_id, "s")]
