@@ -322,7 +322,10 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
                 get_rules(game).setup(0, layout.variant, dict(request.options))
             except RulesError as exc:
                 raise InvalidArgument(f"bad options for {game}/{layout.variant}: {exc}") from None
-            plans = plan_seats(layout)
+            official = layout.official_bot
+            if request.fill_bot.difficulty:
+                official = BotChoice(official.kind, request.fill_bot.difficulty)
+            plans = plan_seats(layout, official)
             if request.seats:
                 if len(request.seats) != len(plans):
                     raise InvalidArgument(
@@ -334,7 +337,15 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
                         raise InvalidArgument(
                             f"seat {i} plays {plans[i].side!r}, not {spec.side!r}"
                         )
-                    if spec.bot.kind and not plans[i].automated:
+                    if plans[i].automated and spec.bot.difficulty:
+                        plans[i] = SeatPlan(
+                            i,
+                            plans[i].side,
+                            plans[i].team,
+                            bot=BotChoice(official.kind, spec.bot.difficulty),
+                            automated=True,
+                        )
+                    elif spec.bot.kind and not plans[i].automated:
                         plans[i] = SeatPlan(
                             i, plans[i].side, plans[i].team, bot=_bot(spec.bot, self.default_bot)
                         )

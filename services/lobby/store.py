@@ -647,14 +647,15 @@ def _seat_row(plan: SeatPlan) -> SeatRow:
     )
 
 
-def plan_seats(layout: VariantLayout) -> list[SeatPlan]:
-    """Empty seats of a layout (automated seats get the official bot)."""
+def plan_seats(layout: VariantLayout, official: BotChoice | None = None) -> list[SeatPlan]:
+    """Empty seats of a layout; automated seats get `official` (default: the layout's
+    official bot, e.g. New Cold War's rulebook bots)."""
     return [
         SeatPlan(
             s.index,
             s.side,
             s.team,
-            bot=layout.official_bot if s.automated else None,
+            bot=(official or layout.official_bot) if s.automated else None,
             automated=s.automated,
         )
         for s in layout.seats

@@ -189,7 +189,9 @@ async def test_play_now_against_bots_ncw_solitaire(harness: Harness) -> None:
     )
     assert created.table.status == lobby_pb2.Table.STATUS_STARTED
     assert created.assignment.side == "Russia" and created.assignment.seat_token
-    assert [s.bot.kind for s in created.table.seats if s.is_bot] == ["ncw-official"] * 3
+    assert [(s.bot.kind, s.bot.difficulty) for s in created.table.seats if s.is_bot] == [
+        ("ncw-official", "expert")
+    ] * 3
     view = (
         await h.authority.stub.GetView(
             game_pb2.GetViewRequest(
