@@ -238,8 +238,17 @@ def name(space: int) -> str:
     return tables().names[space]
 
 
-def piece_name(piece: int) -> str:
-    """A piece's display name, e.g. 'UK fleet #2'."""
+@cache
+def _piece_names() -> tuple[str, ...]:
     from warroom.games.qmg_sf.content import FACTIONS, KINDS
 
-    return f"{FACTIONS[faction(piece)]} {KINDS[kind(piece)]} #{piece}"
+    t = tables()
+    return tuple(
+        f"{FACTIONS[f]} {KINDS[k]} #{p}"
+        for p, (f, k) in enumerate(zip(t.piece_faction, t.piece_kind, strict=True))
+    )
+
+
+def piece_name(piece: int) -> str:
+    """A piece's display name, e.g. 'UK fleet #2'."""
+    return _piece_names()[piece]
