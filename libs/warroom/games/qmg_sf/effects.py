@@ -35,9 +35,12 @@ from warroom.games.qmg_sf.state import (
     AIR,
     CARRIER,
     FLEET,
+    FRANCE,
     GONE,
     NEUTRAL,
     OFF,
+    UK,
+    USA,
     Ctx,
     Frame,
     SfState,
@@ -425,9 +428,12 @@ def _follow_options(s: SfState, p: int, step: Step) -> Options:
             out.append((f"m{sp}{tail}", f"Move {board.piece_name(p)} to {board.name(sp)}"))
     if step.get("attack"):
         src = s.loc[p]
-        for tgt in combat.attack_targets(s, faction(p), src):
-            if p in combat.force_of(s, faction(p), src, tgt):
-                out.append((f"a{tgt}", f"Attack {board.name(tgt)} with a force containing it"))
+        facs = [faction(p)] + ([UK, USA] if faction(p) == FRANCE else [])
+        for fac in facs:
+            for tgt in combat.attack_targets(s, fac, src):
+                if p in combat.force_of(s, fac, src, tgt):
+                    label = f"{FACTIONS[fac]} force attacks {board.name(tgt)}"
+                    out.append((f"a{fac}-{tgt}", label))
     return out
 
 
@@ -518,7 +524,8 @@ def apply(s: SfState, frame: Frame, option: str, ctx: Ctx) -> None:
             board.move(s, p, parts[0], parts[1] if len(parts) > 1 else -1)
             ctx.log(f"{board.piece_name(p)} moves to {board.name(parts[0])}")
         else:
-            combat.start(s, faction(p), s.loc[p], int(option[1:]), ctx)
+            fac, tgt = (int(x) for x in option[1:].split("-"))
+            combat.start(s, fac, s.loc[p], tgt, ctx)
     elif k == "fx_move":
         if option == "skip":
             return

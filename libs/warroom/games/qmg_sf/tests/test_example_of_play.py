@@ -54,7 +54,7 @@ def axis_turn_1() -> SfState:
     s = act(s, f"play{LIBYAN}")
     s = act(s, f"d{sp('tobruk')}")
     inf_h = pieces(s, "Pact", "infantry", "tobruk")[0]
-    s = act(s, f"a{sp('el_alamein')}")
+    s = act(s, f"a1-{sp('el_alamein')}")
     assert kind_of(s) == "c_def" and s.combat is not None and s.combat.force == [inf_h]
     s = act(s, f"sf{ANZAC}")  # the Allies Stand Fast with ANZAC Reinforcements
     assert kind_of(s) == "c_cont"
@@ -98,7 +98,7 @@ def test_allies_turn_1() -> None:
     assert kind_of(s) == "action" and s.vp == [1, 0]
     s = act(s, f"play{MEDSTATION}")
     s = act(s, f"d{sp('eastern_med')}")  # (B)
-    s = act(s, f"a{sp('gulf_of_sidra')}")
+    s = act(s, f"a2-{sp('gulf_of_sidra')}")
     assert s.combat is not None and len(s.combat.force) == 2 and s.combat.sea
     s = act(s, f"nc{REGIA}")
     s = act(s, f"nc{SWORDFISH}")
