@@ -184,13 +184,14 @@ def event_playable(state: NcwState, card: int, power: int) -> bool:
 
 
 def war_happens(state: NcwState, card: int) -> bool:
-    """Whether a war card's war takes place (2.2.1): its `war` country is not held by the
-    card's power (the core decides on the same country; docs/rulings.md)."""
+    """Whether a war card's war takes place (2.2.1): some country it is about (`war`,
+    `war_also`) is not held by the card's power (the core's `flow.war_held`; docs/rulings.md)."""
     spec = cards_by_number()[card]
     if spec.war is None or spec.power is None:
         return False
     owner = POWERS.index(spec.power)
-    return state.control[tables().country_index[spec.war]] != owner
+    index = tables().country_index
+    return any(state.control[index[name]] != owner for name in spec.war_targets)
 
 
 def permanent_active(state: NcwState, perm_id: str) -> bool:

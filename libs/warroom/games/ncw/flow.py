@@ -120,15 +120,52 @@ def card_owner(n: int, player: int) -> int:
     return player if power < 0 else power
 
 
+@cache
+def war_targets(n: int) -> tuple[int, ...]:
+    """The countries card n's war is about (`war`, then `war_also`); empty for other cards."""
+    c = card(n)
+    if c.war < 0:
+        return ()
+    index = tables().country_index
+    try:
+        from warroom.games.ncw.cards import cards_by_number
+
+        spec = cards_by_number().get(n)
+    except ImportError:  # pragma: no cover - the placeholder deck has no card specs
+        spec = None
+    if spec is None or not spec.war_targets:
+        return (c.war,)
+    return tuple(index[name] for name in spec.war_targets)
+
+
+def war_held(s: NcwState, n: int, owner: int) -> bool:
+    """Whether `owner` already controls every country card n's war is about (2.2.1: no war).
+
+    A war with several targets (41) still takes place while any of them is not the owner's
+    (tutorial 7.2: "if these two countries had previously been under US control").
+    """
+    targets = war_targets(n)
+    return bool(targets) and all(s.control[c] == owner for c in targets)
+
+
 def event_playable(s: NcwState, n: int, p: int) -> bool:
     """Whether p may choose to play card n for its event (war targets, card conditions)."""
     c = card(n)
-    if c.war >= 0 and s.control[c.war] == card_owner(n, p):
+    if c.war >= 0 and war_held(s, n, card_owner(n, p)):
         return False
     fx = effects()
     if fx is not None and hasattr(fx, "event_playable"):
         return bool(fx.event_playable(s, n, p))
     return True
+
+
+def consume_fake_news(s: NcwState, kind: str) -> int | None:
+    """The power whose 80-Fake News applies to this "prestige" check or "scoring" (cleared)."""
+    fx = effects()
+    if fx is None or not hasattr(fx, "consume_fake_news") or not s.flags:
+        return None
+    by = fx.consume_fake_news(s, kind)
+    return None if by is None else int(by)
 
 
 def run_event(s: NcwState, n: int, player: int, ctx: Ctx) -> None:
@@ -454,7 +491,7 @@ def forced_event(s: NcwState, play: Play) -> bool:
     rival = owner != play.power
     if not (rival or c.negative):
         return False
-    if c.war >= 0 and s.control[c.war] == owner:
+    if c.war >= 0 and war_held(s, play.card, owner):
         return False
     fx = effects()
     return (
@@ -646,9 +683,12 @@ def prestige_check(s: NcwState, ctx: Ctx) -> None:
     lead = 0 if s.media > 0 else 1 if s.media < 0 else -1
     m = abs(s.media)
     shift = 0 if m == 0 else 1 if m <= 3 else 2
+    fake = consume_fake_news(s, "prestige")
     frames: list[Frame] = []
     for p in O.precedence(s):
         virtual = s.prestige[p] + (shift if BLOC_OF[p] == lead else 0)
+        if fake is not None and BLOC_OF[p] != BLOC_OF[fake]:
+            virtual -= 1
         row = t.prestige_rows[max(-5, min(5, virtual))]
         s.vp[p] += row.vp
         if row.media_marker > 0:
@@ -680,11 +720,18 @@ def prestige_check(s: NcwState, ctx: Ctx) -> None:
 
 
 def media_benefits(s: NcwState, ctx: Ctx) -> None:
-    """4.4.2 steps 1-2: the bloc ahead on the media track uses its benefit, in tie-breaker order."""
-    if s.media == 0:
+    """4.4.2 steps 1-2: the bloc ahead on the media track uses its benefit, in tie-breaker order.
+
+    A waiting 80-Fake News counts the media marker 2 positions toward its player's bloc.
+    """
+    media = s.media
+    fake = consume_fake_news(s, "scoring")
+    if fake is not None:
+        media = max(-5, min(5, media + (2 if BLOC_OF[fake] == 0 else -2)))
+    if media == 0:
         return
-    lead = 0 if s.media > 0 else 1
-    m = abs(s.media)
+    lead = 0 if media > 0 else 1
+    m = abs(media)
     level = 1 if m <= 2 else 2 if m <= 4 else 3
     powers = O.precedence(s, [p for p in range(4) if BLOC_OF[p] == lead])
     for p in reversed(powers):

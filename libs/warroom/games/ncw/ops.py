@@ -14,7 +14,7 @@ from typing import TypeVar
 from warroom.engine.model import Option
 from warroom.games.ncw.bots import hooks as H
 from warroom.games.ncw.content import Tables, tables
-from warroom.games.ncw.state import ALLY_OF, BLOC_OF, BLUE, NOBODY, POWERS, Frame, NcwState
+from warroom.games.ncw.state import ALLY_OF, BLOC_OF, BLUE, CHINA, NOBODY, POWERS, Frame, NcwState
 
 _O = TypeVar("_O")
 _OPTIONS: dict[tuple[str, str], Option] = {}
@@ -638,8 +638,17 @@ _RESERVE = ("reserve", "OP reserve (1 OP)")
 _DONE = ("done", "Done spending OPs")
 
 
+def tracks_frozen(s: NcwState, p: int) -> bool:
+    """18-Chinese Dissent: p may not advance on the prestige or media tracks by OPs now."""
+    from warroom.games.ncw import effects
+
+    return bool(effects.tracks_frozen(s, p))
+
+
 def _track_options(s: NcwState, f: Frame, out: list[tuple[str, str]]) -> None:
     p, ops, flags = f.seat, f.ops, f.flags
+    if p == CHINA and s.flags and tracks_frozen(s, p):
+        flags |= OPF_PRESTIGE_USED | OPF_MEDIA_USED | OPF_MEDIA_RES_DONE
     if not flags & OPF_CONTROL_ONLY:
         if not flags & OPF_PRESTIGE_USED and s.prestige[p] < 5 and prestige_cost(s, p) <= ops:
             out.append(_PRESTIGE)

@@ -279,13 +279,10 @@ def bot_card_order(state: NcwState, power: int) -> int:
 
 
 def _event_possible(state: NcwState, power: int, card: int) -> bool:
-    stats = content.tables().cards[card]
-    if stats.war >= 0 and state.control[stats.war] == power:
+    from warroom.games.ncw import flow
+
+    if flow.war_held(state, card, power):
         return False
-    try:
-        from warroom.games.ncw import flow
-    except ImportError:
-        return True
     return bool(flow.event_playable(state, card, power))
 
 

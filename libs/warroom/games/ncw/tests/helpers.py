@@ -68,6 +68,7 @@ def act(s: NcwState, seat: int, option: str) -> NcwState:
 
 def with_ops(s: NcwState, power: int, ops: int) -> NcwState:
     """Let a power spend OPs now, above a sentinel step that stops the game flow afterwards."""
+    s.forget()
     s.stack.clear()
     s.push(Frame("deploy", seat=0))
     s.push(Frame("ops", seat=power, ops=ops))

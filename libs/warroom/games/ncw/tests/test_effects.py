@@ -204,10 +204,12 @@ def test_tutorial_7_2_round_1() -> None:
     play(s, 39, US, EU)
     assert (s.prestige[US], s.vp[US]) == (-1, 22)
     assert board.destabilized_for(s, C("saudi_arabia"), RED)
-    assert effects.permanent_active(s, "nine_eleven") and not flow.event_playable(s, 41, US)
-    s.control[C("iraq")] = RUSSIA  # round 2: Russia's coup in Iraq; now the wars can happen
-    assert flow.event_playable(s, 41, US)
-    s.control[C("iraq")] = US
+    # the wars are on while either country is not the US's (Afghanistan is China's); had both
+    # been under US control, the card could not have been played (7.2 round 3; docs/rulings.md)
+    assert effects.permanent_active(s, "nine_eleven") and flow.event_playable(s, 41, US)
+    s.control[C("afghanistan")] = US
+    assert not flow.event_playable(s, 41, US)
+    s.control[C("afghanistan")] = CHINA
     # 2. Investment Surge In Africa: access to Africa; Nigeria and Angola
     assert not board.has_access(s, CHINA, R("AFR"))
     play(s, 10, CHINA, picks=["pick:nigeria", "pick:angola"])
