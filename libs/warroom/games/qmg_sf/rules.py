@@ -113,10 +113,14 @@ class SouthFrontRules(Rules[SfState]):
             raise IllegalOptionError("", option_id, seat, "not a legal option")
         work = state.clone()
         ctx = Ctx()
-        rng_before = work.rng
         turn.apply(work, seat, option_id, ctx)
         events = tuple(Event(text, visible_to=vis) for text, vis in ctx.events)
-        return Applied(work, events, ctx.irreversible or work.rng != rng_before)
+        revealed = any(
+            len(work.revealed[i]) != len(state.revealed[i])
+            or len(work.decks[i]) != len(state.decks[i])
+            for i in (0, 1)
+        )
+        return Applied(work, events, ctx.irreversible or revealed or work.rng != state.rng)
 
     def result(self, state: SfState) -> Result | None:
         """VPs as scores; the winner ranked first."""
