@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import time
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -114,7 +114,8 @@ class Director:
             report.proposals = len(outcome.proposals)
             if not outcome.proposals:
                 return report
-            ids = [uuid.uuid4().hex for _ in outcome.proposals]
+            entropy = os.urandom(16 * len(outcome.proposals)).hex()
+            ids = [entropy[i : i + 32] for i in range(0, len(entropy), 32)]
             t0 = time.perf_counter()
             claimed = await self.queue.claim(
                 lock,
@@ -271,8 +272,8 @@ class Director:
 
     def assignments(
         self, proposal: Proposal, created: game_pb2.CreateGameResponse
-    ) -> dict[str, str]:
-        """Per ticket, the JSON of each of its players' assignment."""
+    ) -> dict[str, tuple[list[str], str]]:
+        """Per ticket: its players and the JSON of each one's assignment."""
         per_ticket: dict[str, dict[str, Any]] = {t: {} for t in proposal.ticket_ids}
         for seat in proposal.seats:
             if seat.player_id is None or seat.ticket_id is None:
@@ -282,7 +283,7 @@ class Director:
                 "side": seat.side,
                 "token": created.seat_tokens[seat.seat],
             }
-        return {t: json.dumps(a, separators=(",", ":")) for t, a in per_ticket.items()}
+        return {t: (list(a), json.dumps(a, separators=(",", ":"))) for t, a in per_ticket.items()}
 
 
 def assignment_message(

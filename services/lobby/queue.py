@@ -107,36 +107,30 @@ return st
 """
 )
 
-# KEYS: fence key. ARGV: P, fence token, claim deadline, game, queue, then per match:
-# match id, n, n ticket ids.
+# KEYS: fence key. ARGV: P, fence token, claim deadline, game, queue, then a JSON list of
+# [match id, [ticket ids]] (one argument: packing thousands of arguments is slow).
 _CLAIM = (
     _LUA_HELPERS
     + """
 if redis.call('GET', KEYS[1]) ~= ARGV[2] then return {-1} end
 local g, q = ARGV[4], ARGV[5]
 local results = {}
-local i = 6
-while i <= #ARGV do
-  local mid = ARGV[i]
-  local n = tonumber(ARGV[i + 1])
+for _, match in ipairs(cjson.decode(ARGV[6])) do
+  local mid, tids = match[1], match[2]
   local ok = 1
-  for j = 1, n do
-    if redis.call('HGET', tkey(ARGV[i + 1 + j]), 'status') ~= 'searching' then ok = 0 break end
+  for _, tid in ipairs(tids) do
+    if redis.call('HGET', tkey(tid), 'status') ~= 'searching' then ok = 0 break end
   end
   if ok == 1 then
-    local tids = {}
-    for j = 1, n do
-      local tid = ARGV[i + 1 + j]
+    for _, tid in ipairs(tids) do
       redis.call('HSET', tkey(tid), 'status', 'claimed', 'match', mid)
       redis.call('ZREM', poolkey(g, q), tid)
       redis.call('HDEL', datakey(g, q), tid)
-      tids[j] = tid
     end
     redis.call('ZADD', P .. 'claims', ARGV[3], mid)
     redis.call('HSET', P .. 'claim:' .. mid, 'tickets', cjson.encode(tids), 'game', g, 'queue', q)
   end
   results[#results + 1] = ok
-  i = i + 2 + n
 end
 return results
 """
@@ -163,35 +157,33 @@ return {'ok'}
 """
 )
 
-# ARGV: P, keep, now, then per match: match id, game id, variant, n, n x (tid, players json,
-# assignment). Claimed tickets are already out of their pool, so only their own keys change.
+# ARGV: P, keep, now, and a JSON list of [match id, game id, variant, [[ticket id, [players],
+# assignment json], ...]]. Claimed tickets are already out of their pool, so only their own
+# keys change.
 _FINALIZE_MANY = (
     _LUA_HELPERS
     + """
 local results = {}
 local keep, now = ARGV[2], ARGV[3]
-local i = 4
-while i <= #ARGV do
-  local mid, gid, variant, n = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
-  local first = i + 4
-  local last = first + 3 * n - 1
+for _, match in ipairs(cjson.decode(ARGV[4])) do
+  local mid, gid, variant, tickets = match[1], match[2], match[3], match[4]
   local verdict = {'ok'}
-  for k = first, last, 3 do
-    local fields = redis.call('HMGET', tkey(ARGV[k]), 'status', 'match')
+  for _, t in ipairs(tickets) do
+    local fields = redis.call('HMGET', tkey(t[1]), 'status', 'match')
     if fields[1] ~= 'claimed' or fields[2] ~= mid then
-      verdict = {'aborted', ARGV[k], fields[1] or 'missing'}
+      verdict = {'aborted', t[1], fields[1] or 'missing'}
       break
     end
   end
   if verdict[1] == 'ok' then
-    for k = first, last, 3 do
-      local tid = ARGV[k]
-      local t = tkey(tid)
-      redis.call('HSET', t, 'status', 'matched', 'ended_at', now, 'game_id', gid,
-        'variant', variant, 'assign', ARGV[k + 2])
-      redis.call('EXPIRE', t, keep)
+    for _, t in ipairs(tickets) do
+      local tid = t[1]
+      local key = tkey(tid)
+      redis.call('HSET', key, 'status', 'matched', 'ended_at', now, 'game_id', gid,
+        'variant', variant, 'assign', t[3])
+      redis.call('EXPIRE', key, keep)
       redis.call('ZREM', P .. 'exp', tid)
-      for _, p in ipairs(cjson.decode(ARGV[k + 1])) do
+      for _, p in ipairs(t[2]) do
         local pk = P .. 'player:' .. p
         if redis.call('GET', pk) == tid then redis.call('DEL', pk) end
       end
@@ -201,7 +193,6 @@ while i <= #ARGV do
     redis.call('DEL', P .. 'claim:' .. mid)
   end
   results[#results + 1] = verdict
-  i = last + 1
 end
 return results
 """
@@ -466,15 +457,28 @@ class TicketQueue:
         queue: str,
         matches: Sequence[tuple[str, Sequence[str]]],
         lease_s: float,
+        chunk: int = 500,
     ) -> list[bool] | None:
-        """Claim each match's tickets atomically (all or none of a match); None when fenced off."""
-        args: list[Any] = [self.prefix, str(lock.token), repr(time.time() + lease_s), game, queue]
-        for match_id, tickets in matches:
-            args += [match_id, len(tickets), *tickets]
-        result = await self._claim(keys=[f"{self.prefix}fence:{lock.pool}"], args=args)
-        if result and int(result[0]) == -1:
-            return None
-        return [bool(int(r)) for r in result]
+        """Claim each match's tickets atomically (all or none of a match); None when fenced off.
+
+        `chunk` matches per script call (Redis serves others between calls), every call in
+        one pipelined round trip.
+        """
+        deadline = repr(time.time() + lease_s)
+        pipe = self.redis.pipeline(transaction=False)
+        for start in range(0, len(matches), chunk):
+            payload = json.dumps([[m, list(t)] for m, t in matches[start : start + chunk]])
+            await self._claim(
+                keys=[f"{self.prefix}fence:{lock.pool}"],
+                args=[self.prefix, str(lock.token), deadline, game, queue, payload],
+                client=pipe,
+            )
+        claimed: list[bool] = []
+        for result in await pipe.execute():
+            if result and int(result[0]) == -1:
+                return None if not claimed else claimed + [False] * (len(matches) - len(claimed))
+            claimed += [bool(int(r)) for r in result]
+        return claimed
 
     async def finalize(
         self, match_id: str, game_id: str, variant: str, assignments: dict[str, str]
@@ -493,22 +497,24 @@ class TicketQueue:
         return False, f"{_s(result[1])} is {_s(result[2])}"
 
     async def finalize_many(
-        self, matches: Sequence[tuple[str, str, str, dict[str, str]]], chunk: int = 100
+        self,
+        matches: Sequence[tuple[str, str, str, dict[str, tuple[list[str], str]]]],
+        chunk: int = 250,
     ) -> list[tuple[bool, str]]:
-        """`finalize` for many matches (match id, game id, variant, assignments): `chunk`
-        matches per script call, every call in one pipelined round trip."""
+        """`finalize` for many matches (match id, game id, variant, ticket -> (players,
+        assignment JSON)): `chunk` matches per script call, all in one pipelined round trip."""
         if not matches:
             return []
         pipe = self.redis.pipeline(transaction=False)
         stamp = repr(time.time())
         for start in range(0, len(matches), chunk):
-            args: list[Any] = [self.prefix, self.keep_s, stamp]
-            for match_id, game_id, variant, assignments in matches[start : start + chunk]:
-                args += [match_id, game_id, variant, len(assignments)]
-                for ticket_id, assignment in assignments.items():
-                    players = json.dumps(list(json.loads(assignment)))
-                    args += [ticket_id, players, assignment]
-            await self._finalize_many(args=args, client=pipe)
+            payload = json.dumps(
+                [
+                    [mid, gid, variant, [[t, players, a] for t, (players, a) in tickets.items()]]
+                    for mid, gid, variant, tickets in matches[start : start + chunk]
+                ]
+            )
+            await self._finalize_many(args=[self.prefix, self.keep_s, stamp, payload], client=pipe)
         results = [verdict for call in await pipe.execute() for verdict in call]
         return [
             (True, "") if _s(r[0]) == "ok" else (False, f"{_s(r[1])} is {_s(r[2])}")

@@ -60,7 +60,8 @@ class _Pool:
     """Tickets in rating order with unlink-on-take neighbours."""
 
     def __init__(self, tickets: Sequence[Ticket]) -> None:
-        self.order = sorted(range(len(tickets)), key=lambda i: (tickets[i].rating, i))
+        rating = [t.rating for t in tickets]
+        self.order = sorted(range(len(tickets)), key=lambda i: (rating[i], i))
         self.position = [0] * len(tickets)
         for pos, index in enumerate(self.order):
             self.position[index] = pos
@@ -68,7 +69,7 @@ class _Pool:
         self.prev = [p - 1 for p in range(n)]
         self.next = [p + 1 if p + 1 < n else -1 for p in range(n)]
         self.taken = [False] * n
-        self.ratings = [tickets[i].rating for i in self.order]
+        self.ratings = [rating[i] for i in self.order]
 
     def take(self, index: int) -> None:
         pos = self.position[index]
