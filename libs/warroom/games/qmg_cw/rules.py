@@ -139,6 +139,14 @@ class ColdWarRules(Rules[CwState]):
                 zones.update(zone)
         if sorted(zones) != list(range(len(tables().cards))) or any(v != 1 for v in zones.values()):
             problems.append("cards are not each in exactly one zone")
+        cards = tables().cards
+        for s in state.seats:
+            if any(cards[c].type != "espionage" for c in s.espionage):
+                problems.append("a face-down prepared card is not an Espionage card")
+            if any(cards[c].type not in ("status", "wmd") for c in s.prepared):
+                problems.append("a face-up prepared card is not a Status or WMD card")
+            if any(cards[c].bloc != s.bloc for c in (*s.hand, *s.deck, *s.prepared, *s.espionage)):
+                problems.append("a player holds another Bloc's card")
         if len(set(state.pieces)) != len(state.pieces):
             problems.append("duplicate piece")
         for nat in range(5):

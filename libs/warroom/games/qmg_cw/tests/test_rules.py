@@ -380,3 +380,44 @@ def test_air_strike_escalates_once() -> None:
     assert kind(state) == "defend" and options(state, 0) == ["pass"]
     state = act(state, 0, "pass")
     assert pc("germany", "soviet", "army") not in state.pieces
+
+
+def test_f_programs_pays_for_each_enemy() -> None:
+    """ "F" Programs: eliminate a Soviet Army to use it, pay the WMD cost for each enemy, and
+    eliminate an Army of each enemy Bloc."""
+    state = scenario(
+        pieces=[
+            ("moscow", "soviet", "army"),
+            ("siberia", "soviet", "army"),
+            ("france", "western", "army"),
+            ("china", "chinese", "army"),
+        ]
+    )
+    f_prog = cid('"F" Chemical & Biological Warfare Programs')
+    give(state, 0, "prepared", [f_prog])
+    state.vp = [20, 5, 5]
+    state.esc[WEST * 3 + SOV] = 2
+    state = act(state, 0, f"use:{f_prog}")
+    state = act(state, 0, f"x:{pc('siberia', 'soviet', 'army')}")
+    assert state.vp[SOV] == 20 - 4 - 6
+    assert state.level(SOV, WEST) == 1 and state.level(SOV, NA) == 1
+    state = act(state, 0, f"x:{pc('france', 'western', 'army')}")
+    state = act(state, 1, "pass")
+    state = act(state, 0, f"x:{pc('china', 'chinese', 'army')}")
+    state = act(state, 2, "pass")
+    assert state.pieces == [pc("moscow", "soviet", "army")]
+
+
+def test_minuteman_picks_one_enemy_player_in_a_team() -> None:
+    """Minuteman's "8 of one enemy player's draw deck cards": the user names the player."""
+    state = scenario(variant="6p", active=WEST)
+    minuteman = cid("Minuteman ICBM")
+    give(state, 0, "prepared", [minuteman])
+    state.vp = [0, 20, 0]
+    state = act(state, 0, f"use:{minuteman}")
+    state = act(state, 0, f"t:{SOV}")
+    state = act(state, 0, "br:1")
+    assert options(state, 0) == ["s:2", "s:3"]
+    deck = len(state.seats[3].deck)
+    state = act(state, 0, "s:3")
+    assert len(state.seats[3].deck) == deck - 8
