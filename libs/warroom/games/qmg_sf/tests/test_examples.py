@@ -307,3 +307,54 @@ def test_transported_airplane_cannot_fulfil_fallschirmjaegers() -> None:
     assert not effects.playable(s, AXIS, 39)
     board.move(s, plane, sp("sicily"))
     assert effects.playable(s, AXIS, 39)
+
+
+def test_card_anatomy_britain_supports_greece() -> None:
+    """'Activate Greece for the Allies, if possible; then you may deploy a UK infantry in Athens or Crete.'"""
+    s = blank(phase="action", active=ALLIES)
+    put(s, "UK", "fleet", "aegean")
+    put(s, "UK", "infantry", "egypt")
+    hand(s, ALLIES, 1)
+    s = act(s, "play1")
+    assert s.minor[GREECE] == ALLIES and s.mcf[sp("crete")] == 0
+    assert f"d{sp('athens')}" in ids(s) and f"d{sp('crete')}" in ids(s) and "skip" in ids(s)
+    s = act(s, f"d{sp('crete')}")
+    assert pieces(s, "UK", "infantry", "crete")
+
+
+def test_malta_depot_card() -> None:
+    """Faith, Hope & Charity: gain 1 VP, recruit a UK airplane in Malta, place the Malta Depot marker."""
+    s = blank(phase="action", active=ALLIES)
+    put(s, "UK", "infantry", "malta")
+    hand(s, ALLIES, 2)
+    s = act(s, "play2")
+    s = act(s, f"d{sp('malta')}")
+    assert s.vp == [0, 1] and s.malta_depot and pieces(s, "UK", "airplane", "malta")
+    s2 = blank(phase="action", active=ALLIES)
+    s2.control[sp("malta")] = AXIS
+    put(s2, "UK", "infantry", "egypt")
+    assert not effects.playable(s2, ALLIES, 2)  # "If the Allies control Malta"
+
+
+def test_task_force_diverted() -> None:
+    """'The Axis gain 2 VP. Eliminate an Axis piece in either South Atlantic or Red Sea.'"""
+    s = blank(phase="action", active=ALLIES)
+    put(s, "UK", "infantry", "gibraltar")
+    assert not effects.playable(s, ALLIES, 68)
+    fleet = put(s, "Pact", "fleet", "south_atlantic")
+    s = act(s, "ct68")
+    s = act(s, f"e{fleet}")
+    assert s.vp == [2, 0] and s.loc[fleet] == -1 and s.contingency[68] == 1
+
+
+def test_transported_airplane_unloads_only_into_space_held_at_step_start() -> None:
+    """A tank takes an enemy space in the Second Movement step; a transported airplane may not follow."""
+    s = blank(phase="move2")
+    f1 = put(s, "Pact", "fleet", "eastern_med")
+    f2 = put(s, "Pact", "fleet", "eastern_med")
+    tank = put(s, "Pact", "tank", "eastern_med", on=f1)
+    plane = put(s, "Pact", "airplane", "eastern_med", on=f2)
+    put(s, "Pact", "infantry", "tobruk")
+    s = act(s, move(tank, "el_alamein"))
+    assert move(plane, "el_alamein") not in ids(s)
+    assert move(plane, "tobruk") in ids(s)
