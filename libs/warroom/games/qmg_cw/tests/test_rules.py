@@ -421,3 +421,23 @@ def test_minuteman_picks_one_enemy_player_in_a_team() -> None:
     deck = len(state.seats[3].deck)
     state = act(state, 0, "s:3")
     assert len(state.seats[3].deck) == deck - 8
+
+
+def test_docs_content_counts_match_the_data() -> None:
+    """docs/content.md states the provenance counts the content files hold."""
+    from pathlib import Path
+
+    from warroom.engine.content import provenance_counts
+
+    t = tables()
+    root = Path(__file__).resolve().parents[5]
+    text = (root / "docs" / "content.md").read_text(encoding="utf-8")
+    section = text.split("## QMG: The Cold War", 1)[1]
+    cards = provenance_counts(list(t.card_records))
+    spaces = provenance_counts(list(t.space_records))
+    straits = provenance_counts(list(t.strait_records))
+    assert f"| `cards.yaml` (216 cards) | {cards['rulebook']} | {cards['reconstructed']} |" in section
+    assert f"| {spaces['rulebook']} | {spaces['reconstructed']} |" in section
+    assert f"| `straits.yaml` (6 straits) | {straits['rulebook']} | {straits['reconstructed']} |" in section
+    rulings = (root / "docs" / "rulings.md").read_text(encoding="utf-8")
+    assert "## QMG: The Cold War" in rulings
