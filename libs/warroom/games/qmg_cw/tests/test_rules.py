@@ -436,8 +436,13 @@ def test_docs_content_counts_match_the_data() -> None:
     cards = provenance_counts(list(t.card_records))
     spaces = provenance_counts(list(t.space_records))
     straits = provenance_counts(list(t.strait_records))
-    assert f"| `cards.yaml` (216 cards) | {cards['rulebook']} | {cards['reconstructed']} |" in section
+    assert (
+        f"| `cards.yaml` (216 cards) | {cards['rulebook']} | {cards['reconstructed']} |" in section
+    )
     assert f"| {spaces['rulebook']} | {spaces['reconstructed']} |" in section
-    assert f"| `straits.yaml` (6 straits) | {straits['rulebook']} | {straits['reconstructed']} |" in section
+    assert (
+        f"| `straits.yaml` (6 straits) | {straits['rulebook']} | {straits['reconstructed']} |"
+        in section
+    )
     rulings = (root / "docs" / "rulings.md").read_text(encoding="utf-8")
     assert "## QMG: The Cold War" in rulings
