@@ -194,9 +194,12 @@ def render(
     return table, rows
 
 
-def write_section(body: str, doc: Path = DOC) -> None:
-    """Replace (or append) this script's section of docs/benchmarks.md."""
+def write_section(body: str, doc: Path = DOC, append: bool = False) -> None:
+    """Replace (or add) this script's section of docs/benchmarks.md; `append` adds to it."""
     current = doc.read_text() if doc.exists() else "# Benchmarks\n"
+    if append and START in current and END in current:
+        previous = current.partition(START)[2].partition(END)[0].strip()
+        body = f"{previous}\n\n{body}"
     block = f"{START}\n{body.rstrip()}\n{END}"
     if START in current and END in current:
         head, _, rest = current.partition(START)
@@ -219,6 +222,9 @@ def main(
         list[str] | None, typer.Option(help="Extra game as id=module:Class")
     ] = None,
     write: Annotated[bool, typer.Option(help="Write docs/benchmarks.md")] = False,
+    append: Annotated[
+        bool, typer.Option(help="Add to the section instead of replacing it")
+    ] = False,
     note: Annotated[str, typer.Option(help="A sentence to add under the table")] = "",
 ) -> None:
     """Play every pairing of the given bot specs and print the win-rate table."""
@@ -273,8 +279,7 @@ def main(
     console.print(table)
     if write:
         body = [
-            "## Bot arena (`bench/arena.py`)",
-            "",
+            *([] if append else ["## Bot arena (`bench/arena.py`)", ""]),
             f"Game `{game}`, variant `{variant}`, {games} games per pairing over "
             f"{len(patterns)} rotating seatings, seeds {seed}..{seed + games - 1}; "
             f"{elapsed:.0f} s wall clock on {workers} process(es), "
@@ -285,7 +290,7 @@ def main(
         ]
         if note:
             body += ["", note]
-        write_section("\n".join(body) + "\n")
+        write_section("\n".join(body) + "\n", append=append)
         console.print(f"wrote the bots section of {DOC.relative_to(ROOT)}")
 
 

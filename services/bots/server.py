@@ -18,6 +18,7 @@ from services.bots import core
 from services.bots.settings import BotSettings, get_bot_settings
 from services.common.logging import configure_logging, get_logger
 from services.common.server import RunningServer, serve_until_signal, start_server
+from warroom.engine.errors import RulesError
 from warroom.v1 import bots_pb2, bots_pb2_grpc, game_pb2, game_pb2_grpc
 
 log = get_logger("bots")
@@ -65,6 +66,12 @@ class BotServicer(bots_pb2_grpc.BotServiceServicer):
         except core.BotRequestError as exc:
             ERRORS.labels("INVALID_ARGUMENT").inc()
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        except (RulesError, ValueError, KeyError) as exc:
+            ERRORS.labels("INVALID_ARGUMENT").inc()
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"the view and decision do not make a position of this game: {exc!r}",
+            )
         raise AssertionError("unreachable")
 
     async def _choose(

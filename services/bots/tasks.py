@@ -155,6 +155,9 @@ def play_turn(self: Task, game_id: str, seat: int, version: int, decision_id: st
             chooser=_chooser(settings),
             decision_id=decision_id,
         )
+    except SoftTimeLimitExceeded as exc:
+        log.warning("bot turn hit the soft time limit", game=game_id, seat=seat, version=version)
+        raise self.retry(exc=exc, countdown=1) from exc
     except turn.Transient as exc:
         retries = int(self.request.retries or 0)
         countdown = exc.countdown if exc.countdown is not None else backoff(settings, retries)

@@ -186,3 +186,18 @@ async def test_live_position_fetches_the_view_with_the_seat_token() -> None:
     assert fake.tokens == ["tok-1"]
     assert answer.option_id in fake.ids
     assert answer.bot.seed != 0  # derived from game id, seat and version
+
+
+async def test_a_view_that_does_not_fit_the_decision_is_invalid_argument(
+    bot_stub: bots_pb2_grpc.BotServiceAsyncStub,
+) -> None:
+    given, _ = _given()
+    given.view.Pack(common_pb2.Seat(index=3))  # a message of another type than the toy's view
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await bot_stub.ChooseAction(
+            bots_pb2.ChooseActionRequest(
+                rules_id="toy", given=given, bot=common_pb2.BotSpec(kind="heuristic")
+            )
+        )
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "position" in (caught.value.details() or "")
