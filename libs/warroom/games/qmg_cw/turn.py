@@ -165,6 +165,42 @@ def organic_options(state: CwState, seat: int, bloc: int) -> list[tuple[str, str
     ]
 
 
+def organic_entry(state: CwState, seat: int, bloc: int) -> list[tuple[str, str]]:
+    """One "organic" option (the piece is picked next) when Organic Supply is possible."""
+    if state.seats[seat].hand and out_of_supply(state, bloc):
+        return [("organic", "Organic Supply: discard a card to supply a piece this turn")]
+    return []
+
+
+@decision("organic_pick", "Organic Supply: choose the Army or Navy")
+def _organic_pick_options(state: CwState, frame: Frame) -> Options:
+    return {frame.owner: [*organic_options(state, frame.owner, frame.bloc), ("cancel", "Cancel")]}
+
+
+@chooser("organic_pick")
+def _organic_pick_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    pop(state)
+    if option != "cancel":
+        do_organic(state, seat, int(option[8:]), ctx)
+
+
+@decision("remove_pick", "Remove one of your own pieces")
+def _remove_pick_options(state: CwState, frame: Frame) -> Options:
+    own = [
+        (f"remove:{p}", f"Remove your {piece_label(p)}")
+        for p in state.pieces
+        if piece_bloc(p) == frame.bloc
+    ]
+    return {frame.owner: [*own, ("cancel", "Cancel")]}
+
+
+@chooser("remove_pick")
+def _remove_pick_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    pop(state)
+    if option != "cancel":
+        remove_piece(state, int(option[7:]), ctx)
+
+
 def do_organic(state: CwState, seat: int, piece: int, ctx: Ctx) -> None:
     """Pay one card for Organic Supply."""
     pay(state, 1 << seat, 1, Frame("organic_done", piece=piece))
@@ -190,12 +226,9 @@ def _begin_options(state: CwState, frame: Frame) -> Options:
         opts += [
             (f"use:{c}", card_name(c)) for c in usable(state, seat, ("begin_turn", "any_time"))
         ]
-        opts += organic_options(state, seat, frame.bloc)
-        opts += [
-            (f"remove:{p}", f"Remove your {piece_label(p)}")
-            for p in state.pieces
-            if piece_bloc(p) == frame.bloc
-        ]
+        opts += organic_entry(state, seat, frame.bloc)
+        if any(piece_bloc(p) == frame.bloc for p in state.pieces):
+            opts.append(("remove", "Remove one of your pieces"))
         opts.append(("done", "End the Begin Turn step"))
         out[seat] = opts
     return out
@@ -215,10 +248,10 @@ def _begin_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx
     elif option.startswith("use:"):
         update_top(state, pc=1)
         use_card(state, seat, int(option[4:]), ctx)
-    elif option.startswith("organic:"):
-        do_organic(state, seat, int(option[8:]), ctx)
-    elif option.startswith("remove:"):
-        remove_piece(state, int(option[7:]), ctx)
+    elif option == "organic":
+        push(state, Frame("organic_pick", bloc=frame.bloc, mask=1 << seat, owner=seat))
+    elif option == "remove":
+        push(state, Frame("remove_pick", bloc=frame.bloc, mask=1 << seat, owner=seat))
 
 
 @decision("realloc_pick", "Reallocate Resources: choose a card from your draw deck")
@@ -258,7 +291,7 @@ def _air_options(state: CwState, frame: Frame) -> Options:
                         )
                     )
         opts += [(f"use:{c}", card_name(c)) for c in usable(state, seat, ("any_time",))]
-        opts += organic_options(state, seat, frame.bloc)
+        opts += organic_entry(state, seat, frame.bloc)
         opts.append(("pass", "Skip the Air step"))
         out[seat] = opts
     return out
@@ -275,8 +308,8 @@ def rebase_spaces(state: CwState, af: int) -> list[int]:
 
 @chooser("air")
 def _air_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
-    if option.startswith("organic:"):
-        do_organic(state, seat, int(option[8:]), ctx)
+    if option == "organic":
+        push(state, Frame("organic_pick", bloc=frame.bloc, mask=1 << seat, owner=seat))
         return
     if option.startswith("use:"):
         use_card(state, seat, int(option[4:]), ctx)
@@ -314,7 +347,7 @@ def _action_options(state: CwState, frame: Frame) -> Options:
             (f"prep:{c}", card_name(c)) for c in player.hand if card(c).type in ("status", "wmd")
         ]
         opts += [(f"use:{c}", card_name(c)) for c in usable(state, seat, ("any_time",))]
-        opts += organic_options(state, seat, frame.bloc)
+        opts += organic_entry(state, seat, frame.bloc)
         opts.append(("pass", "Skip the Action step"))
         out[seat] = opts
     return out
@@ -322,8 +355,8 @@ def _action_options(state: CwState, frame: Frame) -> Options:
 
 @chooser("action")
 def _action_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
-    if option.startswith("organic:"):
-        do_organic(state, seat, int(option[8:]), ctx)
+    if option == "organic":
+        push(state, Frame("organic_pick", bloc=frame.bloc, mask=1 << seat, owner=seat))
         return
     if option.startswith("use:"):
         use_card(state, seat, int(option[4:]), ctx)

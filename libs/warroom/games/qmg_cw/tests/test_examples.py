@@ -42,7 +42,8 @@ def test_build_example_china_after_organic_supply() -> None:
     assert state_card_nat(build) == "chinese"
     give(state, 2, "hand", [build, cid("OPEC")])
     manchuria = pc("manchuria", "chinese", "army")
-    assert f"organic:{manchuria}" in options(state, 2)
+    state = act(state, 2, "organic")
+    assert options(state, 2) == [f"organic:{manchuria}", "cancel"]
     state = act(state, 2, f"organic:{manchuria}")
     state = act(state, 2, f"d:{cid('OPEC')}")
     assert manchuria in state.organic
@@ -79,6 +80,7 @@ def test_nationalist_build_example_anc() -> None:
     give(state, 2, "prepared", [cid("African National Congress")])
     give(state, 2, "hand", [build, cid("OPEC")])
     army = pc("south_america", "nationalist", "army")
+    state = act(state, 2, "organic")
     state = act(state, 2, f"organic:{army}")
     state = act(state, 2, f"d:{cid('OPEC')}")
     state = act(state, 2, f"play:{build}")
