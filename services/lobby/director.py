@@ -140,7 +140,17 @@ class Director:
         finally:
             await self.queue.unlock(lock)
         t0 = time.perf_counter()
-        outcomes = await self.start_matches(mine, names)
+        done = asyncio.Event()
+
+        async def start() -> list[str]:
+            try:
+                return await self.start_matches(mine, names)
+            finally:
+                done.set()
+
+        outcomes, _ = await asyncio.gather(
+            start(), self._keep_claims([mid for mid, _ in mine], done)
+        )
         report.start_s = time.perf_counter() - t0
         report.started = outcomes.count("started")
         report.aborted = outcomes.count("aborted")
@@ -148,6 +158,19 @@ class Director:
         report.matches = [mid for (mid, _), o in zip(mine, outcomes, strict=True) if o == "started"]
         report.total_s = time.perf_counter() - started
         return report
+
+    async def _keep_claims(self, match_ids: list[str], done: asyncio.Event) -> None:
+        """Extend this cycle's claims every third of a lease until `done` (its games are
+        being created; a director that dies stops extending and the claims lapse)."""
+        while not done.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done.wait(), self.lobby.claim_lease_s / 3)
+            if done.is_set():
+                return
+            try:
+                await self.queue.extend(match_ids, self.lobby.claim_lease_s)
+            except Exception:
+                log.exception("could not extend claims")
 
     async def start_match(self, match_id: str, proposal: Proposal) -> str:
         """Start one claimed match: "started", "aborted" or "failed"."""

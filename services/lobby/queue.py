@@ -521,6 +521,14 @@ class TicketQueue:
             for r in results
         ]
 
+    async def extend(self, match_ids: Sequence[str], lease_s: float) -> None:
+        """Push back the lease of claims still held (a director still creating their games)."""
+        if match_ids:
+            deadline = time.time() + lease_s
+            await self.redis.zadd(
+                f"{self.prefix}claims", dict.fromkeys(match_ids, deadline), xx=True
+            )
+
     async def release(self, match_id: str) -> int:
         """Return a match's still-claimed tickets to the pool; how many went back."""
         return int(

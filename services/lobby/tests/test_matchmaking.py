@@ -339,3 +339,38 @@ async def test_redis_loss_keeps_tables_and_ratings(harness: Harness, redis_clien
     table = h.node.lobby.store.table_by_game(assignment.game_id)
     assert table is not None and table.status == "started"
     assert {s.player_id for s in table.seats} == {a.player_id, b.player_id}
+
+
+async def test_slow_game_creation_keeps_its_claims(harness: Harness) -> None:
+    from services.lobby.config import LobbySettings
+    from services.lobby.director import Director
+
+    h = harness
+    wired = h.node.lobby
+    real = wired.games
+
+    class Slow:
+        """An authority that takes several claim leases to create a game."""
+
+        async def create_game(
+            self, request: game_pb2.CreateGameRequest
+        ) -> game_pb2.CreateGameResponse:
+            await asyncio.sleep(1.2)
+            return await real.create_game(request)
+
+        async def view(self, game_id: str, token: str) -> game_pb2.SeatView:
+            return await real.view(game_id, token)
+
+    lobby = LobbySettings(claim_lease_s=0.3)
+    slow = Director(wired.queue, wired.store, Slow(), lobby, "g")
+    other = Director(wired.queue, wired.store, real, lobby, "g")
+    a, b = await h.login(), await h.login()
+    tickets = [await enqueue(h, p, game=0, rules_id="toy") for p in (a, b)]
+    first = asyncio.create_task(slow.cycle("toy"))
+    await asyncio.sleep(0.8)  # well past one lease: the claim must still hold
+    meanwhile = await other.cycle("toy")
+    assert meanwhile.released == 0 and meanwhile.pool_size == 0
+    report = await first
+    assert report.started == 1
+    for player, ticket in zip((a, b), tickets, strict=True):
+        assert (await h.status(player, ticket)).status == MATCHED
