@@ -57,6 +57,15 @@ def public_into(s: SfState, m: Any) -> None:
         m.contingency[k] = v
 
 
+def public_bytes(s: SfState) -> bytes:
+    """The serialized qmg_sf_pb2.Public of a state (memoized on the state)."""
+    if s.cached_public is None:
+        m = qmg_sf_pb2.Public()
+        public_into(s, m)
+        s.cached_public = m.SerializeToString(deterministic=True)
+    return s.cached_public
+
+
 def public_of(m: Any, rng_state: int) -> SfState:
     """A state holding the public facts of a qmg_sf_pb2.Public message (hidden parts empty)."""
     s = SfState(variant=m.variant, rng=rng_state)

@@ -119,7 +119,14 @@ class SfState:
     reason: str = ""
     cached_options: list[tuple[str, str]] | None = None
     """The pending options, memoized by `turn.options` (a clone starts without them; code
-    that edits a state in place must reset this to None)."""
+    that edits a state in place must call `touch`)."""
+    cached_public: bytes | None = None
+    """The serialized public part, memoized by `codec.public_bytes` (see `touch`)."""
+
+    def touch(self) -> None:
+        """Forget the memoized options and public bytes after editing the state in place."""
+        self.cached_options = None
+        self.cached_public = None
 
     def clone(self) -> SfState:
         """A deep copy, field by field."""

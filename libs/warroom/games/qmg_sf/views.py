@@ -19,7 +19,7 @@ def make_view(s: SfState, seat: int | None) -> qmg_sf_pb2.View:
     """The view of a seat (None: spectator)."""
     t = tables()
     v = qmg_sf_pb2.View()
-    codec.public_into(s, v.public)
+    v.public.MergeFromString(codec.public_bytes(s))
     v.viewer = -1 if seat is None else seat
     if seat is not None:
         v.hand.extend(s.hands[seat])
@@ -65,7 +65,8 @@ def determinize(v: qmg_sf_pb2.View, seat: int, seed: int) -> SfState:
             s.hands[side], s.discards[side], s.decks[side] = hand, discards, deck
             continue
         revealed = list(v.revealed[side].values)
-        pool = [c for c in t.deck_cards[side] if c not in set(revealed) and c not in set(aside)]
+        gone = set(revealed) | set(aside)
+        pool = [c for c in t.deck_cards[side] if c not in gone]
         r = rng.shuffle(r, pool)
         n_hand, n_deck = v.hand_sizes[side], v.deck_sizes[side]
         hidden_discards = v.discard_sizes[side] - len(revealed)

@@ -35,7 +35,7 @@ def put(s: SfState, faction: str, kind: str, space: str, on: int = -1) -> int:
     piece = board.available(s, FACTIONS.index(faction), KINDS.index(kind))[0]
     board.place(s, piece, sp(space), on)
     s.step_control = list(s.control)
-    s.cached_options = None
+    s.touch()
     return piece
 
 
@@ -46,7 +46,7 @@ def hand(s: SfState, side: int, *cards: int) -> None:
             if c in lst:
                 lst.remove(c)
     s.hands[side] = list(cards)
-    s.cached_options = None
+    s.touch()
 
 
 def ids(s: SfState) -> list[str]:

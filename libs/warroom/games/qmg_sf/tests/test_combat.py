@@ -26,7 +26,7 @@ def test_retreat_then_remove_remaining_defender() -> None:
     """Retreat moves one piece out; a remaining defender must still be removed."""
     s = attack_el_alamein("infantry", "tank", allies_hand=(9,))  # Western Desert Force: Retreat
     put(s, "UK", "infantry", "egypt")
-    s.cached_options = None
+    s.touch()
     tank = pieces(s, "UK", "tank", "el_alamein")[0]
     inf = pieces(s, "UK", "infantry", "el_alamein")[0]
     option = f"rt9-{tank}-{sp('egypt')}"
@@ -41,7 +41,7 @@ def test_attacker_anti_air_after_defender_removes_airplane() -> None:
     """The defender removes an adjacent airplane; the attacker's Anti-Air continues for free."""
     s = attack_el_alamein("infantry", "infantry")
     plane = put(s, "UK", "airplane", "egypt")
-    s.cached_options = None
+    s.touch()
     s = act(s, f"rm{plane}")
     assert kind_of(s) == "c_aa_atk" and "aa57" in ids(s)
     s = act(s, "aa57")

@@ -119,7 +119,7 @@ def test_every_card_resolves(card: int) -> None:
         else:
             hand(s, info.side, card, *spare)
             option = f"play{card}"
-        s.cached_options = None
+        s.touch()
         if option not in ids(s):
             assert not effects.playable(s, info.side, card, face)
             continue

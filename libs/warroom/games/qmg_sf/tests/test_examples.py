@@ -146,7 +146,7 @@ def test_sicily_strait() -> None:
     put(s, "Pact", "infantry", "rome")
     assert move(fleet, "ionian") in ids(s)
     s.control[sp("sicily")] = ALLIES
-    s.cached_options = None
+    s.touch()
     assert move(fleet, "ionian") not in ids(s)
 
 
@@ -234,7 +234,7 @@ def test_land_anti_air_after_attacker_removes_airplane() -> None:
     s = land_attack()
     put(s, "Pact", "airplane", "western_desert")
     inf = pieces(s, "UK", "infantry", "el_alamein")[0]
-    s.cached_options = None
+    s.touch()
     s = act(s, f"rm{inf}")
     plane = pieces(s, "Pact", "airplane", "western_desert")[0]
     s = act(s, f"rm{plane}")

@@ -125,7 +125,7 @@ def test_contingency_initial_then_second_then_gone() -> None:
     assert s.contingency[71] == SECOND
     assert len(s.hands[AXIS]) >= 2
     s.phase, s.active, s.stack = "action", AXIS, []
-    s.cached_options = None
+    s.touch()
     assert "ct71" in ids(s)
     s = act(s, "ct71")  # Colonial Troops: deploy a Pact infantry; then another action
     s = act(s, f"d{sp('naples')}")
@@ -197,7 +197,7 @@ def test_usa_at_war() -> None:
     assert effects.placements(s, 3, 0, False, None) == []
     assert effects.placements(s, 3, 2, True, {"near": ["egypt"]})
     s.round = t.usa_at_war
-    s.cached_options = None
+    s.touch()
     assert any(o.startswith(f"m{plane}-") for o in ids(s))
 
 
