@@ -103,3 +103,32 @@ def test_toy_determinizations_respect_what_the_seat_has_seen() -> None:
     assert checked > 100
     # The hidden hand is really sampled, not copied from the truth.
     assert differed > checked // 2
+
+
+@pytest.mark.skipif("ncw" not in playable_games(), reason="New Cold War is not playable here")
+def test_ncw_determinizations_respect_what_the_seat_has_seen() -> None:
+    rules: Rules[Any] = get_rules("ncw")
+    checked = 0
+    differed = 0
+    for true_state, _view, seat, sampled in _searched(rules, 4, 50):
+        own = list(true_state.hands[seat])
+        assert sorted(sampled.hands[seat]) == sorted(own)
+        assert sampled.discard == true_state.discard
+        assert sampled.removed == true_state.removed
+        assert sampled.objectives[seat] == true_state.objectives[seat]
+        assert sampled.declared == true_state.declared
+        assert sampled.vp == true_state.vp and sampled.control == true_state.control
+        seen = set(own) | set(true_state.discard) | set(true_state.removed)
+        for other in range(len(true_state.hands)):
+            if other == seat:
+                continue
+            assert len(sampled.hands[other]) == len(true_state.hands[other])
+            assert not seen & set(sampled.hands[other]), "a card the seat has seen placed elsewhere"
+            mine = set(true_state.objectives[seat])
+            assert not mine & set(sampled.objectives[other])
+            differed += sorted(sampled.hands[other]) != sorted(true_state.hands[other])
+        assert not seen & set(sampled.deck)
+        assert len(sampled.deck) == len(true_state.deck)
+        checked += 1
+    assert checked > 20
+    assert differed > 0
