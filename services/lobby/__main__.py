@@ -25,8 +25,7 @@ async def main(matchmaker: bool) -> None:
     settings = get_settings()
     configure_logging(settings.log_level, settings.log_json)
     lobby = build(settings)
-    migrate(lobby.store.engine)
-    await asyncio.to_thread(warm_layouts)
+    await asyncio.to_thread(migrate, lobby.store.engine)
     running = await start_server(
         settings,
         port=settings.lobby_port,
@@ -34,6 +33,8 @@ async def main(matchmaker: bool) -> None:
         register=[register(lobby.servicer)],
         metrics_port=settings.lobby_metrics_port,
     )
+    # read the games' seat layouts in the background: health answers at once
+    warming = asyncio.ensure_future(asyncio.to_thread(warm_layouts))
     stop = asyncio.Event()
     loop_task = (
         asyncio.create_task(run_cycles(lobby.director, game_ids(), stop)) if matchmaker else None
@@ -42,6 +43,7 @@ async def main(matchmaker: bool) -> None:
         await serve_until_signal(running)
     finally:
         stop.set()
+        warming.cancel()
         if loop_task is not None:
             with contextlib.suppress(Exception):
                 await loop_task
