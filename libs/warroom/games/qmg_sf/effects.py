@@ -315,13 +315,43 @@ def feasible(s: SfState, side: int, card_id: int, step: Step) -> bool:
 def playable_steps(s: SfState, side: int, card_id: int, steps: tuple[Step, ...]) -> bool:
     """Every mandatory step feasible, and something the card does is possible."""
     anything = False
-    for step in steps:
+    for i, step in enumerate(steps):
         ok = feasible(s, side, card_id, step)
         optional = step.get("optional", False) or step.get("if_possible", False)
+        nxt = steps[i + 1] if i + 1 < len(steps) else None
+        if ok and not optional and nxt is not None and _must_attack_with(step, nxt):
+            ok = _placed_piece_can_attack(s, card_id, step)
         if not ok and not optional:
             return False
         anything = anything or ok
     return anything
+
+
+def _must_attack_with(step: Step, nxt: Step) -> bool:
+    """A placement whose piece must then attack ("deploy ...; then attack with that piece")."""
+    return (
+        step["op"] in PLACING
+        and "tag" in step
+        and nxt["op"] == "follow"
+        and nxt.get("tag") == step["tag"]
+        and bool(nxt.get("attack"))
+        and not nxt.get("move")
+    )
+
+
+def _placed_piece_can_attack(s: SfState, card_id: int, step: Step) -> bool:
+    """Whether some placement of the step leaves the new piece able to attack."""
+    fac = FACTIONS.index(step["faction"]) if "faction" in step else cards.card(card_id).faction
+    k = KINDS.index(step["piece"])
+    spare = board.available(s, fac, k)
+    if not spare:
+        return True
+    for sp, on in placements(s, fac, k, step["op"] == "recruit", step.get("at")):
+        trial = s.clone()
+        board.place(trial, spare[0], sp, on)
+        if _follow_options(trial, spare[0], {"attack": True}):
+            return True
+    return False
 
 
 def playable(s: SfState, side: int, card_id: int, face: int = 0) -> bool:

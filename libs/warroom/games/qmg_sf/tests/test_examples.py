@@ -358,3 +358,16 @@ def test_transported_airplane_unloads_only_into_space_held_at_step_start() -> No
     s = act(s, move(tank, "el_alamein"))
     assert move(plane, "el_alamein") not in ids(s)
     assert move(plane, "tobruk") in ids(s)
+
+
+def test_deploy_then_attack_needs_a_target() -> None:
+    """Montgomery Takes Command must attack with the deployed tank: unplayable with nothing to attack."""
+    s = blank(phase="action", active=ALLIES)
+    put(s, "UK", "infantry", "egypt")
+    put(s, "UK", "fleet", "eastern_med")
+    for space in ("tobruk", "western_desert", "benghazi", "tripoli", "tunisia"):
+        s.control[sp(space)] = ALLIES
+    s.touch()
+    assert not effects.playable(s, ALLIES, 20)
+    s.control[sp("western_desert")] = AXIS
+    assert effects.playable(s, ALLIES, 20)
