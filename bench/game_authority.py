@@ -105,8 +105,12 @@ async def run_echo(
 
 
 async def run_game(
-    stub: game_pb2_grpc.GameServiceAsyncStub, settings: Settings, games: int, seconds: float
-) -> tuple[float, list[float], int]:
+    stub: game_pb2_grpc.GameServiceAsyncStub,
+    settings: Settings,
+    games: int,
+    seconds: float,
+    pid: int,
+) -> tuple[float, list[float], int, float]:
     latencies: list[float] = []
     views = 0
     stop = time.perf_counter() + seconds
@@ -179,8 +183,16 @@ async def run_game(
         )
     stop = time.perf_counter() + seconds
     began = time.perf_counter()
+    cpu_before = cpu_seconds(pid)
     await asyncio.gather(*(loop(i, created) for i, created in enumerate(first)))
-    return len(latencies) / (time.perf_counter() - began), latencies, views
+    cpu = cpu_seconds(pid) - cpu_before
+    return len(latencies) / (time.perf_counter() - began), latencies, views, cpu
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def server_mean_ms(metrics_port: int) -> tuple[float, float]:
@@ -268,11 +280,17 @@ async def main() -> None:
         for n in counts:
             echo_rate, echo_lat = await run_echo(echo_channel, n, args.seconds)
             before = await asyncio.to_thread(server_mean_ms, metrics_port)
-            rate, lat, views = await run_game(stub, settings, n, args.seconds)
+            rate, lat, views, cpu = await run_game(stub, settings, n, args.seconds, authority.pid)
             after = await asyncio.to_thread(server_mean_ms, metrics_port)
             served = after[1] - before[1]
             inside = (after[0] - before[0]) / served * 1e3 if served else float("nan")
-            print(f"N={n}: authority-side mean SubmitAction time {inside:.1f} ms", flush=True)
+            cpu_ms = cpu / max(1, len(lat)) * 1e3
+            print(
+                f"N={n}: authority-side mean SubmitAction time {inside:.1f} ms; authority CPU "
+                f"{cpu_ms:.2f} ms per applied action ({views / max(1, len(lat)):.2f} GetView "
+                "per action included)",
+                flush=True,
+            )
             rows.append(
                 (
                     n,
@@ -282,7 +300,8 @@ async def main() -> None:
                     echo_rate,
                     pct(echo_lat, 0.5),
                     pct(echo_lat, 0.99),
-                    views,
+                    inside,
+                    cpu_ms,
                 )
             )
             print(
@@ -316,13 +335,14 @@ async def main() -> None:
         f"Load average when the run started (other processes on the machine): {load:.1f}.",
         "",
         "| concurrent games | SubmitAction/s | p50 ms | p99 ms | authority-side mean ms "
-        "| echo/s | echo p50 ms | echo p99 ms | ratio |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| authority CPU ms/action | echo/s | echo p50 ms | echo p99 ms | ratio |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for n, rate, p50, p99, erate, ep50, ep99, inside in rows:
+    for n, rate, p50, p99, erate, ep50, ep99, inside, cpu_ms in rows:
         lines.append(
-            f"| {n} | {rate:.0f} | {p50 * 1e3:.1f} | {p99 * 1e3:.1f} | {inside:.1f} | {erate:.0f} | "
-            f"{ep50 * 1e3:.2f} | {ep99 * 1e3:.2f} | {rate / erate:.0%} |"
+            f"| {n} | {rate:.0f} | {p50 * 1e3:.1f} | {p99 * 1e3:.1f} | {inside:.1f} | "
+            f"{cpu_ms:.2f} | {erate:.0f} | {ep50 * 1e3:.2f} | {ep99 * 1e3:.2f} | "
+            f"{rate / erate:.0%} |"
         )
     lines.append("")
     at100 = [r for r in rows if r[0] == 100]

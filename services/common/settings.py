@@ -26,7 +26,7 @@ class Settings(BaseSettings):
         "redis://localhost:6379/0", validation_alias=AliasChoices("WARROOM_REDIS_URL", "REDIS_URL")
     )
     redis_prefix: str = "warroom:"
-    redis_max_connections: int = 64
+    redis_max_connections: int = 4096
     database_url: str = Field(
         "sqlite:///var/warroom.db",
         validation_alias=AliasChoices("WARROOM_DATABASE_URL", "DATABASE_URL"),
