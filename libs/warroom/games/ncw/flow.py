@@ -8,9 +8,10 @@ on top of `state.stack`. `frame_options` lists the legal options of the top fram
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 from warroom.engine import rng
@@ -47,6 +48,9 @@ VETO_NAMES: tuple[tuple[str, int], ...] = (
 MB_POS_ONLY = 8
 
 
+_NO_FIELDS: Mapping[str, str] = MappingProxyType({})
+
+
 @dataclass(slots=True)
 class Ctx:
     """What one apply produced besides the state: log events and irreversibility."""
@@ -56,7 +60,7 @@ class Ctx:
 
     def log(self, text: str, kind: str = "log", visible_to: frozenset[int] | None = None) -> None:
         """Append a log event."""
-        self.events.append(Event(text, kind, visible_to))
+        self.events.append(Event(text, kind, visible_to, _NO_FIELDS))
 
 
 # ---------------------------------------------------------------- plug-ins
@@ -353,8 +357,9 @@ def _phase_turn_start(s: NcwState, ctx: Ctx) -> None:
     if s.turn == setup.objective_draw_turn:
         for p in range(4):
             if s.objective_decks[p] and not s.bots >> p & 1:
-                s.objectives[p].append(s.objective_decks[p].pop())
-                s.objectives[p].sort()
+                deck = s.objective_decks[p]
+                s.objective_decks[p] = deck[:-1]
+                s.objectives[p] = sorted([*s.objectives[p], deck[-1]])
     s.coups_left = [setup.coups_per_turn] * 4
     for line in H.on_turn_start(s):
         ctx.log(line)
@@ -1027,8 +1032,8 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
     elif kind == "declare":
         if option != "pass":
             n = int(option.partition(":")[2])
-            s.objectives[p].remove(n)
-            s.declared[p].append(n)
+            s.objectives[p] = [x for x in s.objectives[p] if x != n]
+            s.declared[p] = [*s.declared[p], n]
             if H.objectives_award_vp(s):
                 s.vp[p] += tables().objectives[n].vp
             ctx.irreversible = True

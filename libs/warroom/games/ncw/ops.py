@@ -440,6 +440,8 @@ class _Static:
     pos_o: tuple[Option, ...]
     coup_o: tuple[Option, ...]
     token_o: tuple[Option, ...]
+    empty: tuple[tuple[tuple[tuple[str, str], ...], ...], ...]
+    empty_o: tuple[tuple[tuple[Option, ...], ...], ...]
     region_countries: tuple[tuple[int, ...], ...]
     country_value: tuple[int, ...]
     rewarded: tuple[tuple[int, ...], ...]
@@ -451,8 +453,25 @@ def _static() -> _Static:
     pos = tuple((f"pos:{c.id}", f"Move {c.name} one position") for c in t.countries)
     coup = tuple((f"coup:{c.id}", f"Coup d'etat in {c.name}") for c in t.countries)
     token = tuple((f"token:{c.id}", f"Stability token in {c.name}") for c in t.countries)
+    stab = tuple(t.stability)
+    n = len(t.countries)
+
+    def empty(
+        pos_t: Sequence[_O], token_t: Sequence[_O], bloc: int, ops: int
+    ) -> tuple[tuple[_O, ...], ...]:
+        """What an uncontrolled, token-free, unmodified country offers `bloc` for `ops` OPs."""
+        rows: list[tuple[_O, ...]] = []
+        for c in range(n):
+            base = stab[c][bloc]
+            rows.append(((pos_t[c],) if base <= ops else ()) + ((token_t[c],) if base > 1 else ()))
+        return tuple(rows)
+
+    pos_o = tuple(option_of(x) for x in pos)
+    token_o = tuple(option_of(x) for x in token)
     return _Static(
-        n=len(t.countries),
+        empty=tuple(empty(pos, token, b, k) for b in (0, 1) for k in range(5)),
+        empty_o=tuple(empty(pos_o, token_o, b, k) for b in (0, 1) for k in range(5)),
+        n=n,
         region=tuple(t.country_region),
         stab=tuple(t.stability),
         lower=tuple(min(x) for x in t.stability),
@@ -460,9 +479,9 @@ def _static() -> _Static:
         pos=pos,
         coup=coup,
         token=token,
-        pos_o=tuple(option_of(x) for x in pos),
+        pos_o=pos_o,
         coup_o=tuple(option_of(x) for x in coup),
-        token_o=tuple(option_of(x) for x in token),
+        token_o=token_o,
         region_countries=tuple(tuple(x) for x in t.region_countries),
         country_value=tuple(t.country_value),
         rewarded=tuple(
@@ -496,7 +515,7 @@ def _blocked_for(s: NcwState, p: int) -> tuple[int, frozenset[int]]:
 def ops_options(s: NcwState, f: Frame, only: int | None = None) -> list[tuple[str, str]]:
     """Legal actions for an "ops" frame as (id, label); `only` limits the countries examined."""
     st = _static()
-    out = _collect(s, f, only, st.pos, st.coup, st.token)
+    out = _collect(s, f, only, st.pos, st.coup, st.token, st.empty)
     if only is None:
         _track_options(s, f, out)
     return out
@@ -505,7 +524,7 @@ def ops_options(s: NcwState, f: Frame, only: int | None = None) -> list[tuple[st
 def ops_option_objects(s: NcwState, f: Frame) -> tuple[Option, ...]:
     """`ops_options` as shared immutable `Option` objects (what a Decision holds)."""
     st = _static()
-    out = _collect(s, f, None, st.pos_o, st.coup_o, st.token_o)
+    out = _collect(s, f, None, st.pos_o, st.coup_o, st.token_o, st.empty_o)
     track: list[tuple[str, str]] = []
     _track_options(s, f, track)
     out.extend(map(option_of, track))
@@ -519,6 +538,7 @@ def _collect(
     pos_l: Sequence[_O],
     coup_l: Sequence[_O],
     token_l: Sequence[_O],
+    empty_l: Sequence[Sequence[Sequence[_O]]],
 ) -> list[_O]:
     """The country actions of an "ops" frame, as items of the given per-country tables.
 
@@ -549,6 +569,8 @@ def _collect(
     stab_all, lower, orbit, regions = st.stab, st.lower, st.orbit, st.region
     can_coup = not flags & OPF_NO_COUP and not one_per_region and s.coups_left[p] > 0
     bloc_of = BLOC_OF
+    empty_row = None if one_per_region else empty_l[bloc * 5 + min(ops, 4)]
+    special = overrides.keys() | perm.keys() if overrides or perm else None
     for c in countries:
         if skip_regions >> regions[c] & 1:
             continue
@@ -558,6 +580,9 @@ def _collect(
             continue
         ctrl = control[c]
         tok = token[c]
+        if ctrl < 0 and not tok and empty_row is not None and (special is None or c not in special):
+            out.extend(empty_row[c])
+            continue
         if overrides and c in overrides:
             orb = overrides[c]
             base = lower[c] if orb < 0 else stab_all[c][bloc]

@@ -155,7 +155,11 @@ class NcwState:
         self.memo = None
 
     def clone(self) -> NcwState:
-        """A deep-enough copy: every mutable container is copied, immutable items shared."""
+        """A deep-enough copy: every mutable container is copied, immutable items shared.
+
+        The per-power objective lists (`objectives`, `objective_offer`, `objective_decks`,
+        `declared`) are shared copy-on-write: replace `s.objectives[p]`, never mutate it in place.
+        """
         new: NcwState = _new(NcwState)
         new.variant = self.variant
         new.bots = self.bots
@@ -185,7 +189,7 @@ class NcwState:
         new.vetoes = self.vetoes[:]
         new.vetoed_this_turn = self.vetoed_this_turn[:]
         new.vetoes_spent = self.vetoes_spent[:]
-        new.hands = [h[:] for h in self.hands]
+        new.hands = list(map(list.copy, self.hands))
         new.deck = self.deck[:]
         new.discard = self.discard[:]
         new.leftover = self.leftover[:]
@@ -195,11 +199,11 @@ class NcwState:
         new.order = self.order[:]
         new.revealed = self.revealed
         new.exchange = self.exchange[:]
-        new.objectives = [o[:] for o in self.objectives]
-        new.objective_offer = [o[:] for o in self.objective_offer]
-        new.objective_decks = [o[:] for o in self.objective_decks]
+        new.objectives = self.objectives[:]
+        new.objective_offer = self.objective_offer[:]
+        new.objective_decks = self.objective_decks[:]
         new.objectives_out = self.objectives_out[:]
-        new.declared = [d[:] for d in self.declared]
+        new.declared = self.declared[:]
         new.stack = self.stack[:]
         new.winners = self.winners
         new.reason = self.reason
