@@ -3,14 +3,15 @@
 Delivery: `acks_late` with `reject_on_worker_lost` (a turn whose worker dies is
 delivered again), bounded retries with exponential backoff for transient
 failures, and soft/hard time limits sized to the largest configured bot
-budget. On the soft limit the turn falls back to a random legal option, so a
-slow search never stalls a game. Run a worker:
+budget (a seat's own `budget_ms` is capped to fit them). On the soft limit the
+turn falls back to a random legal option, so a slow search never stalls a game. Run a worker:
 `celery -A services.common.celery_app worker -Q bots`.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -110,9 +111,13 @@ def _resources(pid: int) -> tuple[GrpcGameApi, RedisClaims]:
 def _chooser(settings: BotSettings) -> turn.Chooser:
     overrides = settings.budget_overrides()
 
+    longest_ms = max(1000, (_SOFT - settings.bot_task_soft_margin_seconds) * 1000)
+
     def chooser(
         game_id: str, view: Any, seat: int, decision: Any, spec: BotSpec, variant: str
     ) -> Choice:
+        if spec.budget_ms > longest_ms:
+            spec = replace(spec, budget_ms=longest_ms)
         try:
             return core.choose(game_id, view, seat, decision, spec, variant, overrides)[0]
         except SoftTimeLimitExceeded:
