@@ -10,7 +10,7 @@ Depot marker is placed.
 
 from __future__ import annotations
 
-from warroom.games.qmg_sf.board import adjacent, controls, faction, kind, side_of, transported
+from warroom.games.qmg_sf.board import adjacent, faction, kind, side_of
 from warroom.games.qmg_sf.content import SIDE_OF_FACTION, tables
 from warroom.games.qmg_sf.state import AIR, ALLIES, CARRIER, FLEET, INF, OFF, TANK, SfState
 
@@ -24,56 +24,48 @@ def flag_spaces(s: SfState, fac: int) -> list[int]:
     return out
 
 
-def _interdicted(s: SfState, side: int, skip: int) -> tuple[set[int], set[int]]:
-    """Spaces the enemy of `side` interdicts: (land, water)."""
-    t = tables()
-    enemy = 1 - side
-    land: set[int] = set()
-    water: set[int] = set()
-    for p, at in enumerate(s.loc):
-        if at == OFF or p == skip or side_of(p) != enemy or transported(s, p):
-            continue
-        k = t.piece_kind[p]
-        if k == CARRIER:
-            continue
-        near = adjacent(s, at, enemy)
-        if k in (INF, TANK, AIR):
-            land.update(x for x in near if not t.water[x])
-        if k in (FLEET, AIR):
-            water.update(x for x in near if t.water[x])
-    return land, water
-
-
-def _occupied_sides(s: SfState, skip: int) -> list[int]:
-    """Per space: bit 1 Axis present, bit 2 Allies present (skipping piece `skip` and its cargo)."""
-    t = tables()
-    occ = [0] * len(t.space_ids)
-    for p, at in enumerate(s.loc):
-        if at == OFF or p == skip or (skip >= 0 and s.on[p] == skip):
-            continue
-        occ[at] |= 1 << side_of(p)
-    for sp, n in enumerate(s.mcf):
-        if n > 0:
-            c = t.country[sp]
-            if c >= 0 and s.minor[c] >= 0:
-                occ[sp] |= 1 << s.minor[c]
-    return occ
-
-
 def passable(s: SfState, side: int, skip: int = -1) -> list[bool]:
-    """Per space: may a supply path of `side` run through it."""
+    """Per space: may a supply path of `side` run through it (piece `skip` lifted off)."""
     t = tables()
-    land_i, water_i = _interdicted(s, side, skip)
-    occ = _occupied_sides(s, skip)
-    out = []
-    for sp in range(len(t.space_ids)):
-        own = bool(occ[sp] >> side & 1)
-        if t.water[sp]:
-            ok = controls(s, sp, side) and (own or sp not in water_i)
-        else:
-            ok = s.control[sp] == side and (own or sp not in land_i)
-        out.append(ok)
-    return out
+    n = len(t.space_ids)
+    enemy = 1 - side
+    own = [False] * n
+    enemy_fleet = [False] * n
+    land_i = [False] * n
+    water_i = [False] * n
+    kinds, facs, water, on = t.piece_kind, t.piece_faction, t.water, s.on
+    for p, at in enumerate(s.loc):
+        if at < 0 or p == skip or (skip >= 0 and on[p] == skip):
+            continue
+        if SIDE_OF_FACTION[facs[p]] == side:
+            own[at] = True
+            continue
+        k = kinds[p]
+        if k in (FLEET, CARRIER):
+            enemy_fleet[at] = True
+            if k == CARRIER:
+                continue
+        c = on[p]
+        if c >= 0 and kinds[c] == FLEET:
+            continue
+        for x in adjacent(s, at, enemy):
+            if water[x]:
+                if k != INF and k != TANK:
+                    water_i[x] = True
+            elif k != FLEET:
+                land_i[x] = True
+    for sp, count in enumerate(s.mcf):
+        if count > 0:
+            country = t.country[sp]
+            if country >= 0 and s.minor[country] == side:
+                own[sp] = True
+    control = s.control
+    return [
+        (not enemy_fleet[sp] and (own[sp] or not water_i[sp]))
+        if water[sp]
+        else (control[sp] == side and (own[sp] or not land_i[sp]))
+        for sp in range(n)
+    ]
 
 
 _REACH: dict[tuple[object, ...], frozenset[int]] = {}
