@@ -332,7 +332,11 @@ async def main() -> None:
         f"per-game lock before answering. Toy game, {args.seconds:.0f} s per row; the game "
         "loop also issues GetView calls when the seat to act changes (not in the latency).",
         "",
-        f"Load average when the run started (other processes on the machine): {load:.1f}.",
+        f"Load average when the run started (other processes on the machine): {load:.1f}. "
+        "With a load above the core count the echo server and the authority compete with "
+        "other processes, so throughputs, latencies and the ratio swing from run to run; the "
+        "authority's CPU time per applied action (it includes the ~1.1 GetView per action the "
+        "load loop makes) is the steadier figure.",
         "",
         "| concurrent games | SubmitAction/s | p50 ms | p99 ms | authority-side mean ms "
         "| authority CPU ms/action | echo/s | echo p50 ms | echo p99 ms | ratio |",
