@@ -36,7 +36,11 @@ async def _pools(lobby: Any) -> list[tuple[str, str]]:
 async def _match_cycle() -> dict[str, Any]:
     lobby = build(get_settings(), LobbySettings())
     try:
-        done: dict[str, Any] = {}
+        # lapsed claims and expired tickets are handled even when no pool has waiting tickets
+        done: dict[str, Any] = {
+            "released": await lobby.queue.reap(),
+            "expired": await lobby.queue.expire_due(),
+        }
         for game, queue in await _pools(lobby):
             report = await lobby.director.cycle(game, queue)
             done[f"{game}:{queue}"] = {
