@@ -11,6 +11,7 @@ Usage: python bench/ncw_bots.py [--games N] [--playouts N] [--no-write]
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import re
 import time
@@ -18,6 +19,8 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+from warroom.engine.match import Match
+from warroom.engine.model import UNDO_OPTION_ID
 from warroom.engine.rng import Rng
 from warroom.games.ncw.bots.policy import choose_option
 from warroom.games.ncw.rules import NewColdWarRules
@@ -59,6 +62,19 @@ def random_game(rules: NewColdWarRules, seed: int) -> int:
         applied += 1
 
 
+def match_random_game(match: Match[NcwState], seed: int) -> int:
+    """One random legal playout through the match layer (decision ids, undo offers); decisions."""
+    rng = Rng(seed)
+    state = match.start(seed, "4p", {})
+    applied = 0
+    while state.pending is not None:
+        seat = rng.choice(state.pending.seats)
+        ids = [o.id for o in state.pending.options_for(seat) if o.id != UNDO_OPTION_ID]
+        state = match.apply(state, seat, rng.choice(ids)).state
+        applied += 1
+    return applied
+
+
 def state_memory(rules: NewColdWarRules) -> tuple[int, int, int]:
     """(peak bytes to build a copy of a mid-game state, its clone's bytes, its encoded size)."""
     state = rules.setup(1, "4p", {})
@@ -96,6 +112,10 @@ def measure(games: int, playouts: int) -> dict[str, Any]:
     t0 = time.process_time()
     applied = sum(random_game(rules, 1000 + seed) for seed in range(playouts))
     random_elapsed = time.process_time() - t0
+    match = Match(rules)
+    t0 = time.process_time()
+    match_applied = sum(match_random_game(match, 1000 + seed) for seed in range(playouts))
+    match_elapsed = time.process_time() - t0
     peak, held, encoded = state_memory(rules)
     return {
         "games": games,
@@ -106,6 +126,9 @@ def measure(games: int, playouts: int) -> dict[str, Any]:
         "decisions_per_game": decisions / games,
         "playouts": playouts,
         "random_decisions_per_s": applied / random_elapsed,
+        "match_decisions_per_s": match_applied / match_elapsed,
+        "load": os.getloadavg()[0],
+        "cpus": os.cpu_count(),
         "state_peak_bytes": peak,
         "state_bytes": held,
         "state_encoded_bytes": encoded,
@@ -119,7 +142,9 @@ def render(figures: dict[str, Any]) -> str:
             START,
             "### New Cold War: official bots (`bench/ncw_bots.py`)",
             "",
-            f"One core, CPU time, Python {platform.python_version()} on {platform.machine()}.",
+            f"One core, CPU time, Python {platform.python_version()} on {platform.machine()}; "
+            f"load average {figures['load']:.1f} on {figures['cpus']} CPUs during the run "
+            "(other work on a shared machine inflates CPU time too).",
             "",
             "| Measure | Value |",
             "| --- | --- |",
@@ -127,8 +152,10 @@ def render(figures: dict[str, Any]) -> str:
             f"({figures['ms_per_game']:.0f} ms/game, {figures['finished']}/{figures['games']} finished) |",
             f"| of which the bots' own choices | {figures['bot_ms_per_game']:.1f} ms/game |",
             f"| Decisions per 4-bot game | {figures['decisions_per_game']:.0f} |",
-            f"| Random playouts: applied decisions | {figures['random_decisions_per_s']:.0f} decisions/s "
-            f"({figures['playouts']} games) |",
+            f"| Random playouts: applied decisions (`Rules.apply`) | "
+            f"{figures['random_decisions_per_s']:.0f} decisions/s ({figures['playouts']} games) |",
+            f"| Random playouts through `Match` (decision ids, undo) | "
+            f"{figures['match_decisions_per_s']:.0f} decisions/s ({figures['playouts']} games) |",
             f"| One mid-game state (turn 5): peak memory to decode | {figures['state_peak_bytes'] / 1024:.1f} KiB |",
             f"| One mid-game state: memory held | {figures['state_bytes'] / 1024:.1f} KiB |",
             f"| One mid-game state: encoded protobuf | {figures['state_encoded_bytes']} bytes |",

@@ -48,6 +48,28 @@ _OVER = Decision("over", "", {})
 """The memo of a finished game (decision() is None)."""
 
 
+_OWN_ONLY = frozenset({"place", "keep", "exchange", "gift"})
+"""Simultaneous steps where one power's answer changes only that power's own options."""
+
+
+def _carry_memo(memo: Decision, before: NcwState, frame: Frame, seat: int, work: NcwState) -> None:
+    """After one power answered a simultaneous step, the others' options stand unchanged."""
+    top = work.top()
+    rest = frame.mask & ~(1 << seat)
+    if (
+        top is None
+        or work.over
+        or top.kind != frame.kind
+        or top.mask != rest
+        or len(work.stack) != len(before.stack)
+        or (work.turn, work.round, work.phase) != (before.turn, before.round, before.phase)
+    ):
+        return
+    options = {p: memo.options[p] for p in range(4) if rest >> p & 1 and p in memo.options}
+    if len(options) == bin(rest).count("1"):
+        work.memo = Decision(memo.kind, memo.prompt, options)
+
+
 class NewColdWarRules(Rules[NcwState]):
     """The rules of New Cold War (rulebook sections 2-5; bots and variants per section 6)."""
 
@@ -120,6 +142,8 @@ class NewColdWarRules(Rules[NcwState]):
         flow.apply_option(work, seat, option_id, ctx)
         _autoplay(work, ctx)
         irreversible = ctx.irreversible or work.rng != rng_before
+        if isinstance(memo, Decision) and frame.kind in _OWN_ONLY:
+            _carry_memo(memo, state, frame, seat, work)
         return Applied(work, tuple(ctx.events), irreversible)
 
     def result(self, state: NcwState) -> Result | None:

@@ -16,13 +16,15 @@ RULES = NewColdWarRules()
 
 @pytest.mark.parametrize("seed", range(4))
 def test_inlined_ops_options_match_the_general_helpers(seed: int) -> None:
-    """Every "ops" frame of a random game lists what the country-by-country helpers list."""
+    """Every "ops" frame of a random game lists what the country-by-country helpers list, and
+    every memoized decision equals one computed afresh."""
     rng = Rng(seed)
     state = RULES.setup(seed, "4p", {})
     checked = 0
     while (decision := RULES.decision(state)) is not None:
         frame = state.top()
         assert frame is not None
+        assert RULES.decision(state.clone()) == decision  # a memo carried over stays exact
         if frame.kind == "ops":
             assert O.ops_options(state, frame) == O.reference_ops_options(state, frame)
             assert [o.id for o in decision.options_for(frame.seat)] == [
