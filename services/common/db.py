@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import MetaData, create_engine, event
+from sqlalchemy import MetaData, create_engine, event, text
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
@@ -90,12 +90,18 @@ def session_scope(factory: sessionmaker[Session]) -> Iterator[Session]:
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:
-    """Run the Alembic migrations of every service up to `revision` on an engine's database."""
+    """Run the Alembic migrations of every service up to `revision` on an engine's database.
+
+    On PostgreSQL a transaction-scoped advisory lock serializes concurrent callers.
+    """
     from alembic import command
     from alembic.config import Config
 
     config = Config(str(ALEMBIC_INI))
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Services starting together (lobby, game, bots) migrate one after the other.
+            connection.execute(text("SELECT pg_advisory_xact_lock(7305021)"))
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
