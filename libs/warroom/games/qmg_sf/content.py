@@ -261,6 +261,7 @@ def tables() -> Tables:
     index = {sid: i for i, sid in enumerate(ids)}
 
     def idx(path: Path, record: str, sid: str) -> int:
+        """A space index, or a ContentError naming the record."""
         require(sid in index, path, record, "space", f"unknown space {sid!r}")
         return index[sid]
 

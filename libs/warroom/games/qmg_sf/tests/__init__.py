@@ -1,0 +1,1 @@
+"""Tests of Quartermaster General: South Front."""

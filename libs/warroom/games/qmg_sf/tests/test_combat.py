@@ -8,6 +8,7 @@ from warroom.games.qmg_sf.tests.helpers import act, blank, hand, ids, kind_of, p
 
 
 def attack_el_alamein(*defenders: str, allies_hand: tuple[int, ...] = ()) -> SfState:
+    """A Pact infantry and tank in Tobruk Desperate-Attack El Alamein held by UK `defenders`."""
     s = blank(phase="action")
     hand(s, ALLIES, *allies_hand)
     put(s, "Pact", "infantry", "tobruk")

@@ -31,6 +31,7 @@ def test_setup_supply_tripoli_and_malta_unsupplied() -> None:
 
 
 def axis_turn_1() -> SfState:
+    """Play the Example of Play's Axis turn 1, asserting each stated outcome."""
     s = opening()
     tank = pieces(s, "Pact", "tank", "rome")[0]
     fleet_b = pieces(s, "Pact", "fleet", "tyrrhenian")[0]

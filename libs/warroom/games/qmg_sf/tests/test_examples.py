@@ -12,6 +12,7 @@ GREECE = COUNTRIES.index("Greece")
 
 
 def supply_example() -> tuple[SfState, int]:
+    """The Supply Example position; the UK infantry in Malta."""
     s = blank()
     board.activate(s, GREECE, AXIS)
     s.control[sp("el_alamein")] = AXIS
@@ -61,6 +62,7 @@ def test_malta_depot_keeps_malta_supplied() -> None:
 
 
 def airplane_example() -> tuple[SfState, int, int, int]:
+    """The airplane-movement position: UK airplane in Tobruk, carrier, fleet."""
     s = blank(phase="move1", active=ALLIES)
     board.activate(s, GREECE, ALLIES)
     s.control[sp("crete")] = AXIS
@@ -185,6 +187,7 @@ def test_anti_air_and_naval_combat_example_naval_combat() -> None:
 
 
 def land_attack(defender_kind: str = "infantry") -> SfState:
+    """Pact infantry and tank in Tobruk attack El Alamein (UK `defender_kind` and infantry)."""
     s = blank(phase="action")
     put(s, "Pact", "infantry", "tobruk")
     put(s, "Pact", "tank", "tobruk")

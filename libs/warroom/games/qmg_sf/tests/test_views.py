@@ -9,6 +9,7 @@ from warroom.games.qmg_sf.v1 import qmg_sf_pb2
 
 
 def started() -> SfState:
+    """A standard game after both players keep their hands."""
     s = RULES.setup(11, "standard", {})
     return act(act(s, "keep"), "keep")
 
