@@ -42,12 +42,12 @@ TICKETS = st.lists(
         st.booleans(),  # cancelled during the cycles
     ),
     min_size=1,
-    max_size=40,
+    max_size=80,
 )
 
 
 @settings(
-    max_examples=12,
+    max_examples=20,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
