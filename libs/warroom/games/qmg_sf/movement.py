@@ -51,13 +51,7 @@ def destinations(s: SfState, piece: int, mode: str) -> list[Dest]:
         raw = _air(s, piece, at, carrier, side, mode)
     if not raw:
         return []
-    alone = board.mcf_side(s, at) != side
-    if alone:
-        for q, q_at in enumerate(s.loc):
-            if q_at == at and q != piece and s.on[q] != piece:
-                alone = False
-                break
-    reached = reach(s, faction(piece), skip=piece if alone else -1)
+    reached = reach(s, faction(piece), skip=piece)
     return [d for d in raw if supplied_at(s, faction(piece), d[0], reached)]
 
 

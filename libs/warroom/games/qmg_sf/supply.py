@@ -24,8 +24,9 @@ def flag_spaces(s: SfState, fac: int) -> list[int]:
     return out
 
 
-def passable(s: SfState, side: int, skip: int = -1) -> list[bool]:
-    """Per space: may a supply path of `side` run through it (piece `skip` lifted off)."""
+def _passability(s: SfState, side: int) -> tuple[list[bool], list[bool]]:
+    """Per space: may a supply path of `side` run through it now, and would it without the
+    side's own pieces there (an unoccupied space must not be interdicted)."""
     t = tables()
     n = len(t.space_ids)
     enemy = 1 - side
@@ -35,7 +36,7 @@ def passable(s: SfState, side: int, skip: int = -1) -> list[bool]:
     water_i = [False] * n
     kinds, facs, water, on = t.piece_kind, t.piece_faction, t.water, s.on
     for p, at in enumerate(s.loc):
-        if at < 0 or p == skip or (skip >= 0 and on[p] == skip):
+        if at < 0:
             continue
         if SIDE_OF_FACTION[facs[p]] == side:
             own[at] = True
@@ -60,43 +61,95 @@ def passable(s: SfState, side: int, skip: int = -1) -> list[bool]:
             if country >= 0 and s.minor[country] == side:
                 own[sp] = True
     control = s.control
-    return [
-        (not enemy_fleet[sp] and (own[sp] or not water_i[sp]))
+    empty = [
+        not enemy_fleet[sp] and not water_i[sp]
         if water[sp]
-        else (control[sp] == side and (own[sp] or not land_i[sp]))
+        else control[sp] == side and not land_i[sp]
         for sp in range(n)
     ]
+    ok = [
+        empty[sp] or (own[sp] and (not enemy_fleet[sp] if water[sp] else control[sp] == side))
+        for sp in range(n)
+    ]
+    return ok, empty
+
+
+def passable(s: SfState, side: int) -> list[bool]:
+    """Per space: may a supply path of `side` run through it."""
+    return _passability(s, side)[0]
 
 
 _REACH: dict[tuple[object, ...], frozenset[int]] = {}
 
 
-def reach(s: SfState, fac: int, skip: int = -1) -> frozenset[int]:
-    """Spaces connected to the faction's Supply Flags (with piece `skip` lifted off the board).
-
-    Memoized on every fact supply depends on.
-    """
-    key = (
+def _key(s: SfState) -> tuple[object, ...]:
+    return (
         tuple(s.loc),
         tuple(s.on),
         tuple(s.control),
         tuple(s.mcf),
         tuple(s.minor),
         s.bulgaria_flag,
-        fac,
-        skip,
     )
+
+
+def reach(s: SfState, fac: int, skip: int = -1) -> frozenset[int]:
+    """Spaces connected to the faction's Supply Flags (with piece `skip` lifted off the board).
+
+    Memoized on every fact supply depends on. Lifting a piece only matters when it was the
+    side's last occupant of its space and that space is interdicted once empty.
+    """
+    base = _key(s)
+    vacated = -1
+    if skip >= 0:
+        at = s.loc[skip]
+        side = SIDE_OF_FACTION[tables().piece_faction[skip]]
+        alone = at >= 0 and not any(
+            q_at == at and q != skip and s.on[q] != skip and board_side(q) == side
+            for q, q_at in enumerate(s.loc)
+        )
+        if alone and not _own_mcf(s, at, side):
+            vacated = at
+    key = (base, fac, vacated)
     hit = _REACH.get(key)
-    if hit is None:
-        if len(_REACH) > 20000:
-            _REACH.clear()
-        hit = _REACH[key] = frozenset(_reach(s, fac, skip))
+    if hit is not None:
+        return hit
+    if len(_REACH) > 20000:
+        _REACH.clear()
+    side = SIDE_OF_FACTION[fac]
+    pkey = (base, "pass", side)
+    cached = _PASS.get(pkey)
+    if cached is None:
+        if len(_PASS) > 20000:
+            _PASS.clear()
+        cached = _PASS[pkey] = _passability(s, side)
+    ok, empty = cached
+    if vacated >= 0 and ok[vacated] and not empty[vacated]:
+        ok = list(ok)
+        ok[vacated] = False
+    elif vacated >= 0:
+        hit = _REACH[key] = reach(s, fac)
+        return hit
+    hit = _REACH[key] = frozenset(_bfs(s, fac, side, ok))
     return hit
 
 
-def _reach(s: SfState, fac: int, skip: int) -> set[int]:
-    side = SIDE_OF_FACTION[fac]
-    ok = passable(s, side, skip)
+_PASS: dict[tuple[object, ...], tuple[list[bool], list[bool]]] = {}
+
+
+def board_side(piece: int) -> int:
+    """The side of a piece."""
+    return SIDE_OF_FACTION[tables().piece_faction[piece]]
+
+
+def _own_mcf(s: SfState, space: int, side: int) -> bool:
+    if s.mcf[space] <= 0:
+        return False
+    country = tables().country[space]
+    return country >= 0 and s.minor[country] == side
+
+
+def _bfs(s: SfState, fac: int, side: int, ok: list[bool]) -> set[int]:
     seen: set[int] = set()
     todo = [f for f in flag_spaces(s, fac) if ok[f]]
     seen.update(todo)
