@@ -407,3 +407,29 @@ def test_turn_advance_runs_effects_without_decisions() -> None:
     s = act(s, "play21")
     assert sorted(s.hands[ALLIES])[:2] and len(s.hands[ALLIES]) == 2
     turn.advance(s, Ctx())
+
+
+def test_reach_with_lifted_piece_matches_removal() -> None:
+    """The supply shortcut for a moving piece equals tracing with the piece removed."""
+    from warroom.engine.match import Match
+    from warroom.engine.rng import Rng
+    from warroom.games.qmg_sf import supply
+
+    match = Match(RULES)
+    state = match.start(9, "standard", {})
+    rng = Rng(9)
+    checked = 0
+    while state.pending is not None and checked < 400:
+        game = state.game
+        for p, at in enumerate(game.loc):
+            if at < 0:
+                continue
+            fac = tables().piece_faction[p]
+            lifted = game.clone()
+            board.remove(lifted, p)
+            assert supply.reach(game, fac, skip=p) == supply.reach(lifted, fac)
+            checked += 1
+        seat = state.pending.seats[0]
+        ids_ = [o.id for o in state.pending.options_for(seat) if o.id != "undo"]
+        state = match.apply(state, seat, rng.choice(ids_)).state
+    assert checked >= 400
