@@ -458,8 +458,11 @@ def render(results: dict[str, Any], args: argparse.Namespace) -> str:
         "",
         f"Variant layouts are read from the rules once per process ({results['warm_s']:.1f} s"
         " cold for New Cold War, done before timing).",
-        "Matched per second counts tickets that reached MATCHED with an assignment. One process"
-        " runs the clients, the lobby and the matcher; the authority runs in its own process.",
+        "Matched per second counts tickets that reached MATCHED with an assignment, over the"
+        " creation window plus the time to drain. Except in the last row, the clients, the lobby"
+        " and the matcher share the bench process; the authority always runs in its own process."
+        " Wall times stretch with the machine's load; the lobby CPU time of the 10,000-ticket"
+        " cycle does not (Redis and PostgreSQL work is not in it).",
     ]
     return "\n".join(lines)
 
