@@ -104,10 +104,13 @@ def reach(s: SfState, fac: int, skip: int = -1) -> frozenset[int]:
     if skip >= 0:
         at = s.loc[skip]
         side = SIDE_OF_FACTION[tables().piece_faction[skip]]
-        alone = at >= 0 and not any(
-            q_at == at and q != skip and s.on[q] != skip and board_side(q) == side
-            for q, q_at in enumerate(s.loc)
-        )
+        alone = at >= 0
+        if alone:
+            on = s.on
+            for q, q_at in enumerate(s.loc):
+                if q_at == at and q != skip and on[q] != skip:
+                    alone = False  # pieces sharing a space are always of one side
+                    break
         if alone and not _own_mcf(s, at, side):
             vacated = at
     key = (base, fac, vacated)
