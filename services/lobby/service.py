@@ -39,7 +39,7 @@ from services.lobby.queue import ACTIVE, AlreadyQueuedError, TicketQueue
 from services.lobby.store import LobbyStore, SeatPlan, plan_seats
 from warroom.api import kinds
 from warroom.engine.errors import RulesError
-from warroom.engine.registry import get_rules
+from warroom.engine.registry import game_ids, get_rules
 from warroom.matchmaking import BotChoice, Ticket, VariantLayout, layouts_for, validate
 from warroom.matchmaking.model import MatchConfig
 from warroom.ratings import SkillRating
@@ -243,7 +243,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
                 player.id,
                 player.display_name,
                 player.bot,
-                dict(means),
+                {game: means.get(game) for game in {*game_ids(), *means}},
                 self.lobby.token_ttl_s,
             )
             token, expires = issue_token(
