@@ -48,7 +48,7 @@ _OVER = Decision("over", "", {})
 """The memo of a finished game (decision() is None)."""
 
 
-_OWN_ONLY = frozenset({"place", "keep", "exchange", "gift"})
+_OWN_ONLY = frozenset({"place", "keep", "exchange", "gift", "declare"})
 """Simultaneous steps where one power's answer changes only that power's own options."""
 
 
