@@ -34,20 +34,29 @@ def worker_app(settings: Settings, endpoint: list[str]) -> Celery:
         with grpc.insecure_channel(endpoint[0]) as channel:
             stub = game_pb2_grpc.GameServiceStub(channel)
             view = stub.GetView(game_pb2.GetViewRequest(game_id=game_id, token=token)).view
-            if view.version != version or not view.decision.options:
+            if not view.decision.options:
                 return "stale"
             options = [o for o in view.decision.options if o.id != "undo"]
             choice = random.Random(version).choice(options)
-            stub.SubmitAction(
-                game_pb2.SubmitActionRequest(
-                    game_id=game_id,
-                    token=token,
-                    expected_version=version,
-                    decision_id=view.decision.decision_id,
-                    option_id=choice.id,
-                    idempotency_key=f"bot:{version}:{view.decision.decision_id}",
+            try:
+                stub.SubmitAction(
+                    game_pb2.SubmitActionRequest(
+                        game_id=game_id,
+                        token=token,
+                        expected_version=version,
+                        decision_id=view.decision.decision_id,
+                        option_id=choice.id,
+                        idempotency_key=f"{game_id}:{seat}:{version}",
+                    )
                 )
-            )
+            except grpc.RpcError as error:
+                if error.code() in (  # type: ignore[attr-defined]
+                    grpc.StatusCode.ABORTED,
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    grpc.StatusCode.PERMISSION_DENIED,
+                ):
+                    return "stale"
+                raise
             return choice.id
 
     @app.task(name=CLOCK_TASK, shared=False)
