@@ -30,19 +30,6 @@ LIGHT = [
 ]
 
 
-def _integrated() -> bool:
-    """Whether the core calls the variant hooks (see bots/core_integration.patch)."""
-    try:
-        RULES.setup(0, "solitaire-us", {"difficulty": "expert"})
-    except SetupError:
-        return False
-    return True
-
-
-needs_core = pytest.mark.skipif(
-    not _integrated(),
-    reason="the core does not call the variant hooks yet (bots/core_integration.patch)",
-)
 HARNESS = HarnessConfig(
     max_steps=5_000, full_check_every=10_000, options_per_check=1, undo_probability=0.02
 )
@@ -76,6 +63,19 @@ def play(
     raise AssertionError("the game did not end")
 
 
+def test_setup_takes_the_difficulty_option_of_bot_variants_only() -> None:
+    state = RULES.setup(0, "solitaire-us", {"difficulty": "expert"})
+    assert state.flags["difficulty"] == 2 and state.bots == 0b1110
+    with pytest.raises(SetupError):
+        RULES.setup(0, "solitaire-us", {"difficulty": "legendary"})
+    with pytest.raises(SetupError):
+        RULES.setup(0, "4p", {"difficulty": "expert"})
+    assert all(
+        v.options == ({"difficulty": ("intermediate", "beginner", "expert")} if v.bot_seats else {})
+        for v in RULES.variants()
+    )
+
+
 def test_every_variant_is_offered_by_the_rules() -> None:
     assert [v.id for v in RULES.variants()] == list(INFOS)
     assert {v.id: v.bot_seats for v in RULES.variants()} == {
@@ -83,7 +83,6 @@ def test_every_variant_is_offered_by_the_rules() -> None:
     }
 
 
-@needs_core
 @pytest.mark.parametrize(("variant", "level", "seed"), LIGHT)
 def test_seeded_bot_variant_game(variant: str, level: str, seed: int) -> None:
     state, log = play(variant, level, seed)
@@ -104,7 +103,6 @@ def test_four_official_bots_play_to_the_end(seed: int) -> None:
     assert len(log) > 100
 
 
-@needs_core
 @pytest.mark.parametrize("variant", BOT_VARIANTS)
 def test_official_bots_at_the_human_seats_too(variant: str) -> None:
     state, _ = play(variant, "expert", 3, chooser=True)
@@ -113,15 +111,12 @@ def test_official_bots_at_the_human_seats_too(variant: str) -> None:
 
 @pytest.mark.parametrize(("index", "variant"), list(enumerate(INFOS)))
 def test_harness_over_every_variant(index: int, variant: str) -> None:
-    if variant != "4p" and not _integrated():
-        pytest.skip("the core does not call the variant hooks yet (bots/core_integration.patch)")
     level = DIFFICULTIES[index % 3]
     report = playout(RULES, 100 + index, variant, options_for(variant, level), config=HARNESS)
     assert report.failures == []
     assert report.finished
 
 
-@needs_core
 def test_setup_places_the_bots_and_offers_the_scenario_deployments() -> None:
     from warroom.games.ncw.bots.variants import country_index
 
@@ -133,7 +128,6 @@ def test_setup_places_the_bots_and_offers_the_scenario_deployments() -> None:
     assert state.flags["difficulty"] == 2
 
 
-@needs_core
 def test_the_bots_ally_holds_the_extra_markers() -> None:
     from warroom.games.ncw import content, flow
 
@@ -145,7 +139,6 @@ def test_the_bots_ally_holds_the_extra_markers() -> None:
     assert flow.veto_cost(tibet, "ally3") == 3
 
 
-@needs_core
 @pytest.mark.parametrize("level", DIFFICULTIES)
 def test_bots_never_hold_objectives_and_humans_do(level: str) -> None:
     state = RULES.setup(5, "solitaire-china", {"difficulty": level})
