@@ -8,6 +8,8 @@ hand, deck order, cards discarded face down, or the RNG.
 
 from __future__ import annotations
 
+from functools import cache
+
 from warroom.engine import rng
 from warroom.games.qmg_sf import codec
 from warroom.games.qmg_sf.content import tables
@@ -17,22 +19,32 @@ from warroom.games.qmg_sf.v1 import qmg_sf_pb2
 
 def make_view(s: SfState, seat: int | None) -> qmg_sf_pb2.View:
     """The view of a seat (None: spectator)."""
-    t = tables()
     v = qmg_sf_pb2.View()
     v.public.MergeFromString(codec.public_bytes(s))
     v.viewer = -1 if seat is None else seat
     if seat is not None:
         v.hand.extend(s.hands[seat])
         v.own_discards.extend(s.discards[seat])
+    v.hand_sizes.extend((len(s.hands[0]), len(s.hands[1])))
+    v.deck_sizes.extend((len(s.decks[0]), len(s.decks[1])))
+    v.late_sizes.extend((len(s.late[0]), len(s.late[1])))
+    v.discard_sizes.extend((len(s.discards[0]), len(s.discards[1])))
     for side in (0, 1):
-        v.hand_sizes.append(len(s.hands[side]))
-        v.deck_sizes.append(len(s.decks[side]))
-        v.late_sizes.append(len(s.late[side]))
-        v.discard_sizes.append(len(s.discards[side]))
         v.revealed.add().values.extend(s.revealed[side])
+    v.MergeFromString(_contingency_bytes(seat, tuple(sorted(s.contingency.items()))))
+    return v
+
+
+@cache
+def _contingency_bytes(seat: int | None, states: tuple[tuple[int, int], ...]) -> bytes:
+    """The Contingency part of a view (a Second side shown to its owner or once face up)."""
+    t = tables()
+    known = dict(states)
+    v = qmg_sf_pb2.View()
+    for side in (0, 1):
         for c in t.contingency_cards[side]:
             info = t.cards[c]
-            st = s.contingency.get(c, GONE)
+            st = known.get(c, GONE)
             cv = v.contingency.add()
             cv.card, cv.state = c, st
             if st == SECOND:
@@ -41,7 +53,7 @@ def make_view(s: SfState, seat: int | None) -> qmg_sf_pb2.View:
                 cv.face_name, cv.face_text = info.name, info.text
             if seat == side or st == SECOND:
                 cv.second_name, cv.second_text = info.second_name, info.second_text
-    return v
+    return v.SerializeToString(deterministic=True)
 
 
 def determinize(v: qmg_sf_pb2.View, seat: int, seed: int) -> SfState:
