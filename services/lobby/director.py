@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.common.logging import get_logger
+from services.lobby import metrics
 from services.lobby.config import LobbySettings
 from services.lobby.games import GameCreator
 from services.lobby.queue import TicketQueue
@@ -106,6 +107,7 @@ class Director:
         try:
             tickets = await self.queue.load_pool(game, queue_name)
             report.pool_size = len(tickets)
+            metrics.POOL.labels(game).set(len(tickets))
             if not tickets:
                 return report
             t0 = time.perf_counter()
@@ -157,6 +159,9 @@ class Director:
         report.failed = outcomes.count("failed")
         report.matches = [mid for (mid, _), o in zip(mine, outcomes, strict=True) if o == "started"]
         report.total_s = time.perf_counter() - started
+        for outcome_name in ("started", "aborted", "failed"):
+            metrics.MATCHES.labels(outcome_name).inc(outcomes.count(outcome_name))
+        metrics.CYCLE.observe(report.total_s)
         return report
 
     async def _keep_claims(self, match_ids: list[str], done: asyncio.Event) -> None:

@@ -22,6 +22,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from services.common.auth import bearer
 from services.common.logging import get_logger
 from services.common.settings import Settings
+from services.lobby import metrics
 from services.lobby.auth import Identity, TokenError, issue_token, read_token
 from services.lobby.config import LobbySettings, token_key
 from services.lobby.director import assignment_message, game_kind
@@ -128,8 +129,10 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         try:
             return await call()
         except LobbyError as error:
+            metrics.REJECTS.labels(error.code.name).inc()
             await context.abort(error.code, error.message)
         except RulesError as error:
+            metrics.REJECTS.labels("INVALID_ARGUMENT").inc()
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
         raise AssertionError("unreachable")
 
@@ -576,6 +579,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
                 raise FailedPrecondition(
                     f"already queued: player {error.player_id} has active ticket {error.ticket_id}"
                 ) from None
+            metrics.TICKETS.labels(game).inc()
             fields = {
                 "game": game,
                 "status": "searching",
@@ -655,6 +659,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
             return
         pubsub: Any = self.queue.redis.pubsub()
         await pubsub.subscribe(self.queue.channel(request.ticket_id))
+        metrics.WATCHERS.inc()
         try:
             while True:
                 current = await self.queue.get(request.ticket_id)
@@ -671,6 +676,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
                     return
                 await _next_message(pubsub, self.lobby.watch_interval_s)
         finally:
+            metrics.WATCHERS.dec()
             await pubsub.unsubscribe()
             await pubsub.aclose()
 

@@ -32,8 +32,16 @@ async def test_four_players_matched_into_one_ncw_game(harness: Harness) -> None:
     players = [await h.login() for _ in range(4)]
     tickets = [await enqueue(h, p, variants=["4p"]) for p in players]
     assert (await h.status(players[0], tickets[0])).status == SEARCHING
+    from prometheus_client import REGISTRY
+
+    def started() -> float:
+        value = REGISTRY.get_sample_value("warroom_lobby_matches_total", {"outcome": "started"})
+        return value or 0.0
+
+    before = started()
     report = await h.node.lobby.director.cycle("ncw")
     assert report.started == 1, report
+    assert started() == before + 1
     assignments = []
     for player, ticket in zip(players, tickets, strict=True):
         message = await h.status(player, ticket)
