@@ -4,7 +4,8 @@ The pending decision is the top frame of the stack when it is a decision frame, 
 the phase's own decision ("move1", "action", "move2"). `advance` runs everything that
 needs no decision: effect steps, the end of an action, supply, draw and scoring.
 
-Phase option ids: m<piece>-<space>[-<carrier>] (move), done, war<country>;
+Phase option ids: m<piece>-<space>[-<carrier>] (move), done, war<country>, rm<piece>
+(remove an own piece, with anything it carries);
 action: play<card>, ct<card>, cons<faction>.<kind>, fm, da, pi, pass.
 """
 
@@ -80,9 +81,23 @@ def move_options(s: SfState, side: int, mode: str) -> Options:
     return out
 
 
+def _removal_options(s: SfState) -> Options:
+    """'At any time during your turn you may remove any of your own pieces from the board.'"""
+    return [
+        (f"rm{p}", f"Remove {board.piece_name(p)} from the board")
+        for p, at in enumerate(s.loc)
+        if at >= 0 and side_of(p) == s.active and s.on[p] < 0
+    ]
+
+
 def _move_options(s: SfState) -> Options:
     label = "End the First Movement step" if s.phase == "move1" else "End the Second Movement step"
-    return [("done", label), *_war_options(s), *move_options(s, s.active, s.phase)]
+    return [
+        ("done", label),
+        *_war_options(s),
+        *move_options(s, s.active, s.phase),
+        *_removal_options(s),
+    ]
 
 
 def conscription_placements(s: SfState, fac: int, k: int) -> list[tuple[int, int]]:
@@ -130,6 +145,7 @@ def _action_options(s: SfState) -> Options:
     if s.decks[side]:
         out.append(("pi", "Production Initiative (draw 1 card)"))
     out.extend(_war_options(s))
+    out.extend(_removal_options(s))
     return out
 
 
@@ -203,9 +219,17 @@ def _parse_move(option: str) -> tuple[int, int, int]:
     return int(head), int(rest[0]), int(rest[1]) if len(rest) > 1 else -1
 
 
+def _remove_own(s: SfState, piece: int, ctx: Ctx) -> None:
+    gone = board.remove(s, piece)
+    ctx.log("removes " + ", ".join(board.piece_name(p) for p in gone) + " from the board")
+
+
 def _apply_move(s: SfState, option: str, ctx: Ctx) -> None:
     if option.startswith("war"):
         _declare_war(s, int(option[3:]), ctx)
+        return
+    if option.startswith("rm"):
+        _remove_own(s, int(option[2:]), ctx)
         return
     if option == "done":
         if s.phase == "move1":
@@ -238,6 +262,9 @@ def _apply_action(s: SfState, option: str, ctx: Ctx) -> None:
     side = s.active
     if option.startswith("war"):
         _declare_war(s, int(option[3:]), ctx)
+        return
+    if option.startswith("rm"):
+        _remove_own(s, int(option[2:]), ctx)
         return
     s.phase = "acting"
     if option == "pass":

@@ -433,3 +433,18 @@ def test_reach_with_lifted_piece_matches_removal() -> None:
         ids_ = [o.id for o in state.pending.options_for(seat) if o.id != "undo"]
         state = match.apply(state, seat, rng.choice(ids_)).state
     assert checked >= 400
+
+
+def test_remove_own_piece_during_turn() -> None:
+    """Own pieces may be removed during one's turn (a fleet takes its cargo along)."""
+    s = blank(phase="move1")
+    fleet = put(s, "Pact", "fleet", "tyrrhenian")
+    inf = put(s, "Pact", "infantry", "tyrrhenian", on=fleet)
+    put(s, "Pact", "infantry", "rome")
+    put(s, "UK", "infantry", "malta")
+    assert f"rm{inf}" not in ids(s)  # carried pieces go with their fleet
+    assert not any(o == f"rm{p}" for o in ids(s) for p in pieces(s, "UK", "infantry", "malta"))
+    s = act(s, f"rm{fleet}")
+    assert s.loc[fleet] == -1 and s.loc[inf] == -1
+    s = act(s, "done")
+    assert any(o.startswith("rm") for o in ids(s))
