@@ -234,6 +234,7 @@ class Director:
                     response.game_id,
                     plans,
                     list(response.seat_tokens),
+                    response.spectator_token,
                 )
             )
         finals_by_id = {
@@ -286,6 +287,8 @@ class Director:
             rules_id=proposal.game_id,
             variant=proposal.variant,
             request_id=f"match:{match_id}",
+            # the lobby keeps the spectator token to read the result without side effects
+            allow_spectators=True,
             seats=[
                 game_pb2.SeatSpec(
                     player_id=s.player_id or "",

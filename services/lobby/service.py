@@ -428,7 +428,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
                 variant=table.variant,
                 options={k: str(v) for k, v in table.options.items()},
                 seats=seats,
-                allow_spectators=table.allow_spectators,
+                # always: the lobby reads results with the spectator token (side-effect free)
+                # and hands it out only when the table allows spectators
+                allow_spectators=True,
                 request_id=f"table:{table.id}:{table.version}",
             )
         )

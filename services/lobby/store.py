@@ -94,6 +94,7 @@ class MatchRecord:
     game_id: str
     seats: Sequence[SeatPlan]
     tokens: Sequence[str]
+    spectator_token: str = ""
 
 
 class LobbyStore:
@@ -442,6 +443,7 @@ class LobbyStore:
         game_id: str,
         seats: Sequence[SeatPlan],
         tokens: Sequence[str],
+        spectator_token: str = "",
     ) -> TableRow:
         """A matchmade game as a started private table (idempotent on the match id)."""
         with self.sessions() as session:
@@ -462,6 +464,7 @@ class LobbyStore:
                 fill_bot={},
                 status=STARTED,
                 game_id=game_id,
+                spectator_token=spectator_token or None,
                 created_at=now(),
                 started_at=now(),
                 version=1,
@@ -493,6 +496,7 @@ class LobbyStore:
                 "fill_bot": {},
                 "status": STARTED,
                 "game_id": r.game_id,
+                "spectator_token": r.spectator_token or None,
                 "created_at": stamp,
                 "started_at": stamp,
                 "version": 1,
@@ -526,7 +530,9 @@ class LobbyStore:
                     session.execute(insert(SeatRow), seats)
         except IntegrityError:
             for r in records:
-                self.record_match(r.match_id, r.game, r.variant, r.game_id, r.seats, r.tokens)
+                self.record_match(
+                    r.match_id, r.game, r.variant, r.game_id, r.seats, r.tokens, r.spectator_token
+                )
 
     def close(self, table_id: str, reason: str) -> None:
         """Close a table that will not be played (e.g. a match aborted by a cancellation)."""
@@ -537,18 +543,26 @@ class LobbyStore:
                 table.options = {**table.options, "closed_reason": reason}
                 table.version += 1
 
-    def started_tables(self, limit: int = 500) -> list[TableRow]:
-        """Started tables whose result is not recorded yet, oldest first."""
+    def started_tables(
+        self, limit: int = 500, after: tuple[datetime, str] | None = None
+    ) -> list[TableRow]:
+        """Started tables whose result is not recorded yet, in (started_at, id) order, after
+        `after` when given."""
         with self.sessions() as session:
-            return list(
-                session.scalars(
-                    select(TableRow)
-                    .where(TableRow.status == STARTED)
-                    .options(selectinload(TableRow.seats))
-                    .order_by(TableRow.started_at)
-                    .limit(limit)
-                )
+            query = (
+                select(TableRow)
+                .where(TableRow.status == STARTED)
+                .options(selectinload(TableRow.seats))
+                .order_by(TableRow.started_at, TableRow.id)
+                .limit(limit)
             )
+            if after is not None:
+                stamp, table_id = after
+                query = query.where(
+                    (TableRow.started_at > stamp)
+                    | ((TableRow.started_at == stamp) & (TableRow.id > table_id))
+                )
+            return list(session.scalars(query))
 
     # ------------------------------------------------------------------ results
 

@@ -56,7 +56,9 @@ async def _match_cycle() -> dict[str, Any]:
 async def _settle() -> int:
     lobby = build(get_settings(), LobbySettings())
     try:
-        return await settle_finished(lobby.store, lobby.games, queue=lobby.queue)
+        return await settle_finished(
+            lobby.store, lobby.games, lobby.settings.secret(), queue=lobby.queue
+        )
     finally:
         await lobby.close()
 

@@ -164,17 +164,18 @@ async def test_lone_player_with_bots_plays_to_the_end(harness: Harness) -> None:
     ]
     result = await play_to_end(h.authority, assignment.game_id, tokens)
     assert len(result.seats) == 2
-    from services.lobby.results import settle_finished
+    from services.lobby.results import settle_tables
 
-    await settle_finished(h.node.lobby.store, h.node.lobby.games)
-    assert h.node.lobby.store.table(table.id).status == "finished"
-    _player, ratings = h.node.lobby.store.player(a.player_id)
+    store = h.node.lobby.store
+    await settle_tables(store, h.node.lobby.games, [store.table(table.id)], secret)
+    assert store.table(table.id).status == "finished"
+    _player, ratings = store.player(a.player_id)
     assert [r.game for r in ratings] == ["toy"] and ratings[0].games == 1
 
 
 async def test_lone_player_with_bots_in_ncw_plays_to_the_end(harness: Harness) -> None:
     from services.common.auth import bot_seat_token
-    from services.lobby.results import settle_finished
+    from services.lobby.results import settle_tables
 
     h = harness
     a = await h.login()
@@ -201,8 +202,9 @@ async def test_lone_player_with_bots_in_ncw_plays_to_the_end(harness: Harness) -
         h.authority, assignment.game_id, tokens, bots=dict.fromkeys(bot_seats, ("ncw", fill))
     )
     assert len(result.seats) == 4
-    await settle_finished(h.node.lobby.store, h.node.lobby.games)
-    assert h.node.lobby.store.table(table.id).status == "finished"
+    store = h.node.lobby.store
+    await settle_tables(store, h.node.lobby.games, [store.table(table.id)], secret)
+    assert store.table(table.id).status == "finished"
     _player, ratings = h.node.lobby.store.player(a.player_id)
     assert [(r.game, r.games) for r in ratings] == [("ncw", 1)]
     _bot, bot_ratings = h.node.lobby.store.player("bot:heuristic:beginner")

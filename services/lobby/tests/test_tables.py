@@ -8,7 +8,7 @@ import grpc
 import pytest
 
 from services.common.auth import bot_seat_token
-from services.lobby.results import settle_finished
+from services.lobby.results import settle_tables
 from services.lobby.tests.harness import Harness, play_to_end
 from warroom.v1 import common_pb2, game_pb2, lobby_pb2
 
@@ -233,8 +233,9 @@ async def test_ratings_move_in_the_right_direction(harness: Harness) -> None:
     )
     cached = await queue.cached_profiles([other.player_id], "toy")
     assert cached is not None and cached[other.player_id][2] is None
-    await settle_finished(h.node.lobby.store, h.node.lobby.games, queue=queue)
-    await settle_finished(h.node.lobby.store, h.node.lobby.games, queue=queue)
+    secret = h.settings.secret()
+    await settle_tables(h.node.lobby.store, h.node.lobby.games, [row], secret, queue=queue)
+    await settle_tables(h.node.lobby.store, h.node.lobby.games, [row], secret, queue=queue)
     loser_rating = (
         await h.stub.GetPlayer(lobby_pb2.GetPlayerRequest(), metadata=host.md)
     ).player.ratings
@@ -276,7 +277,36 @@ async def test_bots_are_rated_as_pseudo_players(harness: Harness) -> None:
     await h.authority.stub.Resign(
         game_pb2.ResignRequest(game_id=game_id, token=created.assignment.seat_token)
     )
-    await settle_finished(h.node.lobby.store, h.node.lobby.games)
-    assert h.node.lobby.store.table(created.table.table_id).status == "finished"
+    store = h.node.lobby.store
+    row = store.table(created.table.table_id)
+    assert row.spectator_token, "the lobby keeps a side-effect-free token for every game"
+    await settle_tables(store, h.node.lobby.games, [row], h.settings.secret())
+    assert store.table(created.table.table_id).status == "finished"
     bot, ratings = h.node.lobby.store.player("bot:ismcts:expert")
     assert bot.bot and ratings[0].mu > 25.0
+
+
+async def test_settlement_walks_every_started_game(harness: Harness) -> None:
+    from services.lobby.results import settle_finished
+
+    h = harness
+    store, queue = h.node.lobby.store, h.node.lobby.queue
+    host = await h.login()
+    created = []
+    for _ in range(3):
+        response = await h.stub.CreateTable(
+            lobby_pb2.CreateTableRequest(rules_id="toy", start_now=True), metadata=host.md
+        )
+        created.append(response)
+    # only the newest game ends: small batches must still reach it
+    last = created[-1]
+    await h.authority.stub.Resign(
+        game_pb2.ResignRequest(game_id=last.table.game_id, token=last.assignment.seat_token)
+    )
+    runs = len(store.started_tables(100_000)) // 2 + 2
+    for _ in range(runs):
+        await settle_finished(store, h.node.lobby.games, h.settings.secret(), queue, batch=2)
+        if store.table(last.table.table_id).status == "finished":
+            break
+    assert store.table(last.table.table_id).status == "finished"
+    assert all(store.table(c.table.table_id).status == "started" for c in created[:2])
