@@ -9,8 +9,10 @@
     warroom replay GAME_ID --out f.json
     warroom leaderboard ncw
 
-The session (lobby address, login token, seat tokens) is kept in
-`$WARROOM_CLI_HOME/session.json` (default `~/.config/warroom`).
+The session (lobby address, login token, seat tokens and each game's endpoint) is kept in
+`$WARROOM_CLI_HOME/session.json` (default `~/.config/warroom`). Game calls go to the game
+endpoint of the game's assignment, unless `--game-endpoint` / `WARROOM_GAME` (or the one
+given at login) overrides it.
 """
 
 from __future__ import annotations
@@ -49,6 +51,15 @@ err = Console(stderr=True, highlight=False)
 LobbyOption = Annotated[
     str | None, typer.Option("--lobby", envvar="WARROOM_LOBBY", help="Lobby host:port.")
 ]
+GameOption = Annotated[
+    str | None,
+    typer.Option(
+        "--game-endpoint",
+        envvar=["WARROOM_GAME", "WARROOM_GAME_ENDPOINT"],
+        help="Game service host:port, overriding the one assignments name "
+        "(default: the one given at login, else the game's assignment).",
+    ),
+]
 
 
 # --------------------------------------------------------------------------- session file
@@ -84,17 +95,38 @@ def remember_assignment(assignment: common_pb2.Assignment) -> None:
         assignment, preserving_proto_field_name=True
     )
     session["last_game"] = assignment.game_id
+    if assignment.game_endpoint:
+        session["learned_game_endpoint"] = assignment.game_endpoint
     save_session(session)
 
 
-def _client(lobby: str | None, *, need_login: bool = True) -> Client:
+def saved_assignment(game_id: str) -> common_pb2.Assignment:
+    """The assignment saved for a game (only the game id when none was saved)."""
+    session = load_session()
+    assignment = common_pb2.Assignment(game_id=game_id)
+    saved = session.get("games", {}).get(game_id)
+    if isinstance(saved, dict):
+        json_format.ParseDict(saved, assignment, ignore_unknown_fields=True)
+    if not assignment.game_endpoint:
+        assignment.game_endpoint = str(session.get("learned_game_endpoint", ""))
+    return assignment
+
+
+def _client(lobby: str | None, game: str | None = None, *, need_login: bool = True) -> Client:
+    """A client of the lobby (option, else the session's) and of the game endpoint override.
+
+    The override is `game` (--game-endpoint / WARROOM_GAME), else the one saved at login;
+    without one, game sessions use the endpoint of the game's assignment.
+    """
     session = load_session()
     endpoint = lobby or session.get("lobby") or "localhost:50051"
+    same_lobby = endpoint == session.get("lobby", endpoint)
+    saved_game = str(session.get("game_endpoint") or "") if same_lobby else ""
     client = Client(
         endpoint,
-        game=os.environ.get("WARROOM_GAME") or None,
+        game=game or saved_game or None,
         bots=os.environ.get("WARROOM_BOTS") or "localhost:50053",
-        token=str(session.get("token", "")) if endpoint == session.get("lobby", endpoint) else "",
+        token=str(session.get("token", "")) if same_lobby else "",
     )
     client.player_id = str(session.get("player_id", ""))
     if need_login and not client.token:
@@ -142,9 +174,10 @@ def login(
     password: Annotated[str, typer.Option(help="Account password (empty: guest).")] = "",
     register: Annotated[bool, typer.Option(help="Create the account if the name is free.")] = False,
     lobby: LobbyOption = None,
+    game_endpoint: GameOption = None,
 ) -> None:
-    """Log in and remember the token."""
-    client = _client(lobby, need_login=False)
+    """Log in and remember the token (and the lobby and game endpoints given)."""
+    client = _client(lobby, game_endpoint, need_login=False)
 
     async def go() -> lobby_pb2.LoginResponse:
         async with client:
@@ -154,6 +187,7 @@ def login(
     session = load_session()
     session.update(
         lobby=client.lobby_endpoint,
+        game_endpoint=game_endpoint or "",
         token=response.token,
         player_id=response.player_id,
         name=response.display_name,
@@ -325,9 +359,10 @@ def start(
     table_id: str,
     play_: Annotated[bool, typer.Option("--play", help="Play right away.")] = False,
     lobby: LobbyOption = None,
+    game_endpoint: GameOption = None,
 ) -> None:
     """Host only: fill empty seats with bots and start the table."""
-    client = _client(lobby)
+    client = _client(lobby, game_endpoint)
 
     async def go() -> lobby_pb2.StartTableResponse:
         async with client:
@@ -355,9 +390,10 @@ def queue(
     play_: Annotated[bool, typer.Option("--play", help="Play once matched.")] = False,
     auto: Annotated[str | None, typer.Option(help="Let 'random'/'first' choose (scripts).")] = None,
     lobby: LobbyOption = None,
+    game_endpoint: GameOption = None,
 ) -> None:
     """Queue for matchmaking, showing the live ticket status until matched."""
-    client = _client(lobby)
+    client = _client(lobby, game_endpoint)
     kind = _kind(game)
 
     async def go() -> common_pb2.Assignment:
@@ -500,10 +536,7 @@ def _assignment_for(game_id: str | None, token: str | None) -> common_pb2.Assign
     if not game_id:
         err.print("No game: pass GAME_ID (and --token), or start one with `warroom bots`.")
         raise typer.Exit(2)
-    saved = session.get("games", {}).get(game_id)
-    assignment = common_pb2.Assignment(game_id=game_id)
-    if isinstance(saved, dict):
-        json_format.ParseDict(saved, assignment, ignore_unknown_fields=True)
+    assignment = saved_assignment(str(game_id))
     if token:
         assignment.seat_token = token
     if not assignment.seat_token:
@@ -518,10 +551,11 @@ def play(
     token: Annotated[str | None, typer.Option(help="Seat token (default: saved).")] = None,
     auto: Annotated[str | None, typer.Option(help="Let 'random'/'first' choose (scripts).")] = None,
     lobby: LobbyOption = None,
+    game_endpoint: GameOption = None,
 ) -> None:
     """Play (or resume) a game you have a seat in, interactively."""
     assignment = _assignment_for(game_id, token)
-    client = _client(lobby, need_login=False)
+    client = _client(lobby, game_endpoint, need_login=False)
 
     async def go() -> game_pb2.SeatView:
         async with client:
@@ -539,9 +573,10 @@ def bots(
     auto: Annotated[str | None, typer.Option(help="Let 'random'/'first' play you.")] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the result.")] = False,
     lobby: LobbyOption = None,
+    game_endpoint: GameOption = None,
 ) -> None:
     """Play now against bots: a table whose other seats are bots, started at once."""
-    client = _client(lobby)
+    client = _client(lobby, game_endpoint)
     kind = _kind(game)
 
     async def go() -> game_pb2.SeatView:
@@ -564,16 +599,15 @@ def watch(
     game_id: Annotated[str, typer.Argument(help="Game id.")],
     token: Annotated[str, typer.Option(help="Spectator (or seat) token.")] = "",
     lobby: LobbyOption = None,
+    game_endpoint: GameOption = None,
 ) -> None:
     """Spectate a game: the public view and every public event as it happens."""
-    if not token:
-        saved = load_session().get("games", {}).get(game_id, {})
-        token = saved.get("seat_token", "") if isinstance(saved, dict) else ""
-    client = _client(lobby, need_login=False)
+    assignment = saved_assignment(game_id)
+    client = _client(lobby, game_endpoint, need_login=False)
 
     async def go() -> None:
         async with client:
-            session = client.game(game_id=game_id, token=token)
+            session = client.game(assignment, token=token)
             first = True
             async for update in session.watch(0):
                 if first:
@@ -593,16 +627,15 @@ def replay(
     out: Annotated[Path, typer.Option("--out", "-o", help="File to write (JSON).")],
     token: Annotated[str, typer.Option(help="Seat or spectator token (default: saved).")] = "",
     lobby: LobbyOption = None,
+    game_endpoint: GameOption = None,
 ) -> None:
     """Export a finished game's replay (seed, options, every action) as JSON."""
-    if not token:
-        saved = load_session().get("games", {}).get(game_id, {})
-        token = saved.get("seat_token", "") if isinstance(saved, dict) else ""
-    client = _client(lobby, need_login=False)
+    assignment = saved_assignment(game_id)
+    client = _client(lobby, game_endpoint, need_login=False)
 
     async def go() -> game_pb2.GetReplayResponse:
         async with client:
-            return await client.game(game_id=game_id, token=token).replay()
+            return await client.game(assignment, token=token).replay()
 
     response = _run(go)
     out.write_text(

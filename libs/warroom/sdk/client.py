@@ -491,14 +491,16 @@ class Client:
     ) -> GameSession:
         """A session on one game for a seat (or spectator) token.
 
-        The endpoint is the assignment's `game_endpoint`, else the client's `game` endpoint,
-        else the default.
+        The endpoint is `endpoint` when given, else the client's `game` endpoint (an
+        override, e.g. a published port), else the assignment's `game_endpoint`, else the
+        default.
         """
+        learned = ""
         if assignment is not None:
             game_id = game_id or assignment.game_id
             token = token or assignment.seat_token
-            endpoint = endpoint or assignment.game_endpoint
-        endpoint = self.game_endpoint or endpoint or DEFAULT_GAME
+            learned = assignment.game_endpoint
+        endpoint = endpoint or self.game_endpoint or learned or DEFAULT_GAME
         return GameSession(
             self._channels.get(endpoint),
             game_id,
