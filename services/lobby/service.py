@@ -39,6 +39,7 @@ from services.lobby.models import PlayerRow, RatingRow, TableRow
 from services.lobby.queue import ACTIVE, AlreadyQueuedError, TicketQueue
 from services.lobby.store import LobbyStore, SeatPlan, plan_seats
 from warroom.api import kinds
+from warroom.bots.registry import default_difficulty
 from warroom.engine.errors import RulesError
 from warroom.engine.registry import game_ids, get_rules
 from warroom.matchmaking import BotChoice, Ticket, VariantLayout, layouts_for, validate
@@ -94,7 +95,13 @@ def _page(page: common_pb2.PageRequest, limit: int) -> tuple[int, int]:
 def _bot(spec: common_pb2.BotSpec, default: BotChoice) -> BotChoice:
     if not spec.kind:
         return default
-    return BotChoice(spec.kind, spec.difficulty or default.difficulty)
+    return BotChoice(spec.kind, spec.difficulty or _difficulty(spec.kind, default))
+
+
+def _difficulty(kind: str, default: BotChoice) -> str:
+    """The difficulty of a bot named without one: the default bot's for its own kind, else
+    the kind's own default (another kind may not have the default bot's difficulty)."""
+    return default.difficulty if kind == default.kind else default_difficulty(kind)
 
 
 class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
@@ -213,6 +220,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
             status=TABLE_STATUS[table.status],
             game_id=table.game_id or "",
             created_at=_ts(table.created_at),
+            spectator_token=(table.spectator_token or "")
+            if table.allow_spectators and table.game_id
+            else "",
         )
         if table.clock:
             json_format.ParseDict(table.clock, message.clock)
@@ -400,9 +410,8 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
             raise FailedPrecondition(f"table {table.id} is already {table.status}")
         fill = self.default_bot
         if table.fill_bot.get("kind"):
-            fill = BotChoice(
-                table.fill_bot["kind"], table.fill_bot.get("difficulty") or fill.difficulty
-            )
+            kind = table.fill_bot["kind"]
+            fill = BotChoice(kind, table.fill_bot.get("difficulty") or _difficulty(kind, fill))
         clock = common_pb2.ClockSpec()
         if table.clock:
             json_format.ParseDict(table.clock, clock)

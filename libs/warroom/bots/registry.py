@@ -155,6 +155,18 @@ def resolve_budget(
     return base
 
 
+def default_difficulty(kind: str) -> str:
+    """The difficulty a spec of `kind` gets without one ("" for an unknown kind).
+
+    The easiest of the kind's difficulties, except the official bots: expert, as the rulebook
+    plays them.
+    """
+    info = KINDS.get(kind)
+    if info is None:
+        return ""
+    return "expert" if kind == "ncw-official" else info.difficulties[0]
+
+
 def make_bot(
     spec: BotSpec,
     game_id: str,
@@ -164,9 +176,7 @@ def make_bot(
     info = KINDS.get(spec.kind)
     if info is None:
         raise UnknownBotError(f"unknown bot kind {spec.kind!r} (known: {', '.join(KINDS)})")
-    difficulty = spec.difficulty or info.difficulties[0]
-    if info.kind == "ncw-official" and not spec.difficulty:
-        difficulty = "expert"
+    difficulty = spec.difficulty or default_difficulty(spec.kind)
     if difficulty not in info.budgets:
         raise UnknownBotError(
             f"bot kind {spec.kind!r} has no difficulty {difficulty!r} "
