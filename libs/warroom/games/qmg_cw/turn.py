@@ -165,22 +165,45 @@ def organic_options(state: CwState, seat: int, bloc: int) -> list[tuple[str, str
     ]
 
 
-def organic_entry(state: CwState, seat: int, bloc: int) -> list[tuple[str, str]]:
+ORGANIC_ENTRY, REMOVE_ENTRY = 0, 1
+
+
+def declined(step: Frame, seat: int, entry: int) -> bool:
+    """Whether the seat cancelled this entry ("organic" / "remove") earlier in the step."""
+    return seat * 2 + entry in step.items
+
+
+def decline(state: CwState, seat: int, entry: int) -> None:
+    """Cancel a picker: the step frame (now on top) no longer offers that entry to the seat.
+
+    A cancel must change the state: were it to restore the step as it was, a player
+    (or a deterministic bot) could enter and cancel forever without the game advancing.
+    """
+    step = state.stack[-1]
+    update_top(state, items=tuple(sorted({*step.items, seat * 2 + entry})))
+
+
+def organic_entry(state: CwState, seat: int, step: Frame) -> list[tuple[str, str]]:
     """One "organic" option (the piece is picked next) when Organic Supply is possible."""
-    if state.seats[seat].hand and out_of_supply(state, bloc):
+    if declined(step, seat, ORGANIC_ENTRY):
+        return []
+    if state.seats[seat].hand and out_of_supply(state, step.bloc):
         return [("organic", "Organic Supply: discard a card to supply a piece this turn")]
     return []
 
 
 @decision("organic_pick", "Organic Supply: choose the Army or Navy")
 def _organic_pick_options(state: CwState, frame: Frame) -> Options:
-    return {frame.owner: [*organic_options(state, frame.owner, frame.bloc), ("cancel", "Cancel")]}
+    cancel = ("cancel", "Cancel (no Organic Supply for the rest of this step)")
+    return {frame.owner: [*organic_options(state, frame.owner, frame.bloc), cancel]}
 
 
 @chooser("organic_pick")
 def _organic_pick_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
     pop(state)
-    if option != "cancel":
+    if option == "cancel":
+        decline(state, seat, ORGANIC_ENTRY)
+    else:
         do_organic(state, seat, int(option[8:]), ctx)
 
 
@@ -191,13 +214,15 @@ def _remove_pick_options(state: CwState, frame: Frame) -> Options:
         for p in state.pieces
         if piece_bloc(p) == frame.bloc
     ]
-    return {frame.owner: [*own, ("cancel", "Cancel")]}
+    return {frame.owner: [*own, ("cancel", "Cancel (remove no piece for the rest of this step)")]}
 
 
 @chooser("remove_pick")
 def _remove_pick_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
     pop(state)
-    if option != "cancel":
+    if option == "cancel":
+        decline(state, seat, REMOVE_ENTRY)
+    else:
         remove_piece(state, int(option[7:]), ctx)
 
 
@@ -226,8 +251,10 @@ def _begin_options(state: CwState, frame: Frame) -> Options:
         opts += [
             (f"use:{c}", card_name(c)) for c in usable(state, seat, ("begin_turn", "any_time"))
         ]
-        opts += organic_entry(state, seat, frame.bloc)
-        if any(piece_bloc(p) == frame.bloc for p in state.pieces):
+        opts += organic_entry(state, seat, frame)
+        if not declined(frame, seat, REMOVE_ENTRY) and any(
+            piece_bloc(p) == frame.bloc for p in state.pieces
+        ):
             opts.append(("remove", "Remove one of your pieces"))
         opts.append(("done", "End the Begin Turn step"))
         out[seat] = opts
@@ -291,7 +318,7 @@ def _air_options(state: CwState, frame: Frame) -> Options:
                         )
                     )
         opts += [(f"use:{c}", card_name(c)) for c in usable(state, seat, ("any_time",))]
-        opts += organic_entry(state, seat, frame.bloc)
+        opts += organic_entry(state, seat, frame)
         opts.append(("pass", "Skip the Air step"))
         out[seat] = opts
     return out
@@ -347,7 +374,7 @@ def _action_options(state: CwState, frame: Frame) -> Options:
             (f"prep:{c}", card_name(c)) for c in player.hand if card(c).type in ("status", "wmd")
         ]
         opts += [(f"use:{c}", card_name(c)) for c in usable(state, seat, ("any_time",))]
-        opts += organic_entry(state, seat, frame.bloc)
+        opts += organic_entry(state, seat, frame)
         opts.append(("pass", "Skip the Action step"))
         out[seat] = opts
     return out
