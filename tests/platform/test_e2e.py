@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 
 from tests.platform.conftest import ROOT, Platform, read_state
 from warroom.cli.main import play_game
@@ -134,7 +133,11 @@ async def test_four_players_queue_for_ncw_and_ratings_update(platform: Platform)
 async def test_play_now_against_bots_completes(platform: Platform) -> None:
     client = await _player(platform, f"e2e-bots-{os.urandom(3).hex()}")
     try:
-        assignment = await client.play_now(NCW, bot=RANDOM_BOT)
+        created = await client.create_table(
+            NCW, start_now=True, fill_bot=RANDOM_BOT, allow_spectators=False
+        )
+        assert not created.table.spectator_token, "spectator token of a table without spectators"
+        assignment = created.assignment
         session = client.game(assignment)
         final = await asyncio.wait_for(play_to_end(client, assignment), 900)
         assert final.HasField("result")
@@ -146,29 +149,6 @@ async def test_play_now_against_bots_completes(platform: Platform) -> None:
         assert any(a.seat != assignment.seat for a in replay.actions), "no bot ever acted"
     finally:
         await client.close()
-
-
-def _spectator_token(platform: Platform, game_id: str) -> str:
-    """The spectator token the lobby keeps for a table's game.
-
-    The public lobby API does not hand spectator tokens out yet, so the test reads the one
-    the lobby stored when it created the game (what such an RPC would return).
-    """
-    engine = sa.create_engine(
-        platform.database_url,
-        connect_args={"options": f"-csearch_path={platform.schema}"},
-        poolclass=sa.pool.NullPool,
-    )
-    try:
-        with engine.connect() as conn:
-            token = conn.execute(
-                sa.text("SELECT spectator_token FROM lobby_tables WHERE game_id = :g"),
-                {"g": game_id},
-            ).scalar_one_or_none()
-    finally:
-        engine.dispose()
-    assert token, f"no spectator token stored for game {game_id}"
-    return str(token)
 
 
 def _assert_public(view: game_pb2.SeatView, where: str) -> None:
@@ -186,8 +166,12 @@ async def test_spectator_sees_no_hidden_information(platform: Platform) -> None:
     client = await _player(platform, f"e2e-spec-{os.urandom(3).hex()}")
     watcher = Client(platform.lobby)
     try:
-        assignment = await client.play_now(NCW, bot=RANDOM_BOT, allow_spectators=True)
-        token = await asyncio.to_thread(_spectator_token, platform, assignment.game_id)
+        created = await client.create_table(
+            NCW, start_now=True, fill_bot=RANDOM_BOT, allow_spectators=True
+        )
+        assignment, token = created.assignment, created.table.spectator_token
+        assert token, "the lobby handed out no spectator token for a table that allows them"
+        assert token != assignment.seat_token
         spectator = watcher.game(assignment, token=token)
         seen: list[game_pb2.SeatView] = []
 
@@ -229,7 +213,8 @@ def test_cli_logs_in_plays_against_bots_and_exports_the_replay(
         return result.stdout
 
     assert "Logged in as" in cli("login", "cli-player")
-    out = cli("bots", "ncw", "--bot", "random:beginner", "--auto", "random", "--quiet", timeout=900)
+    # A bot named without a difficulty gets its own kind's default (random has only one).
+    out = cli("bots", "ncw", "--bot", "random", "--auto", "random", "--quiet", timeout=900)
     assert "Game over" in out, out
     out = cli("replay", "--out", str(tmp_path / "replay.json"), _last_game(tmp_path))
     assert (tmp_path / "replay.json").read_text().count('"option_id"') > 0, out

@@ -323,6 +323,11 @@ def create(
     if response.assignment.game_id:
         remember_assignment(response.assignment)
         console.print(f"Started: `warroom play {response.assignment.game_id}`")
+    if response.table.spectator_token:
+        console.print(
+            f"Spectators: `warroom watch {response.table.game_id} "
+            f"--token {response.table.spectator_token}`"
+        )
 
 
 @app.command()
