@@ -13,6 +13,9 @@
 #   .venv/.stamp-editable  <- pyproject.toml, top-level pkgs  (uv pip install -e . --no-deps)
 #   build/.proto.stamp     <- every proto/**/*.proto          (grpc_tools.protoc + mypy-protobuf)
 #   node_modules/.stamp    <- package.json, package-lock.json (npm ci: buf CLI)
+#   examples/node-client/node_modules/.stamp <- its package.json, package-lock.json (npm ci)
+# and, on every run, `docker-compose` (Debian's package) for the compose test: installed with
+# apt-get when missing and running as root, else a message says how to install it.
 #
 # Variables you may override:  PYTEST_ARGS="-k foo -x"   PYTEST_WORKERS=auto (pytest-xdist)
 
@@ -30,6 +33,8 @@ UV := $(VENV)/bin/uv
 VENV_STAMP := $(VENV)/.stamp
 EDITABLE_STAMP := $(VENV)/.stamp-editable
 NODE_STAMP := node_modules/.stamp
+NODE_CLIENT := examples/node-client
+NODE_CLIENT_STAMP := $(NODE_CLIENT)/node_modules/.stamp
 BUF := node_modules/.bin/buf
 
 PYTEST_ARGS ?=
@@ -59,7 +64,7 @@ ifneq ($(strip $(foreach f,$(PROTO_PY),$(if $(wildcard $(f)),,$(f)))),)
 $(PROTO_STAMP): FORCE
 endif
 
-.PHONY: all setup venv install proto test lint fmt run stop demo clean distclean FORCE
+.PHONY: all setup venv install proto compose-tool test lint fmt run stop demo clean distclean FORCE
 FORCE:
 
 all: lint test
@@ -84,7 +89,7 @@ $(EDITABLE_STAMP): $(VENV_STAMP) pyproject.toml $(wildcard libs/*/__init__.py se
 
 venv: $(VENV_STAMP)
 install: $(EDITABLE_STAMP)
-setup: $(EDITABLE_STAMP) $(PROTO_STAMP)
+setup: $(EDITABLE_STAMP) $(PROTO_STAMP) $(NODE_CLIENT_STAMP) compose-tool
 proto: $(PROTO_STAMP)
 
 # Python code (grpcio-tools) + mypy stubs (mypy-protobuf) for every .proto under proto/.
@@ -121,6 +126,25 @@ $(PROTO_STAMP): $(PROTO_SRCS) $(VENV_STAMP) Makefile
 $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
 	@touch $@
+
+# The Node client example's own dependencies (@grpc/grpc-js, @grpc/proto-loader) for its test.
+$(NODE_CLIENT_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.json
+	@if command -v npm >/dev/null; then \
+	    npm ci --prefix $(NODE_CLIENT) --no-audit --no-fund && touch $@; \
+	else echo "npm not found: skipping $(NODE_CLIENT) (its test needs node and npm)"; fi
+
+# `docker-compose config -q` validates docker-compose.yml in the tests (no engine needed).
+compose-tool:
+	@if ! command -v docker-compose >/dev/null; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	        echo "installing docker-compose (apt-get)"; \
+	        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose; } \
+	            || echo "could not install docker-compose: the compose test will fail"; \
+	    else \
+	        echo "docker-compose not found and not root: the compose test will fail;" \
+	            "install it with: sudo apt-get install docker-compose"; \
+	    fi; \
+	fi
 
 # buf has the google/protobuf well-known types built in, but not googleapis (google/rpc,
 # google/api, ...), and lint must not reach the BSR: copy the .proto files shipped by the
@@ -173,4 +197,4 @@ clean:
 	rm -rf .mypy_cache .ruff_cache .pytest_cache
 
 distclean: clean
-	rm -rf $(VENV) node_modules
+	rm -rf $(VENV) node_modules $(NODE_CLIENT)/node_modules
