@@ -4,7 +4,7 @@ Uses a running platform (the lobby answers its health check) or starts one in th
 background and stops it at the end. Each table is "play now against bots"; the demo's own
 seat asks the bot service for its moves (falling back to a random legal option), so every
 seat is a bot. A progress bar per table shows the turn, round and running score; at the end
-each result and replay (game) id is printed.
+each result and replay (game) id is printed, and each replay is written to `var/demo/`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ import os
 import random
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import grpc
+from google.protobuf import json_format
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -42,6 +44,9 @@ class TableRun:
     actions: int = 0
     task: TaskID | None = None
     notes: list[str] = field(default_factory=list)
+    random_moves: int = 0
+    replay: game_pb2.GetReplayResponse | None = None
+    replay_file: Path | None = None
 
 
 def _games() -> list[int]:
@@ -64,7 +69,9 @@ def score_line(view: game_pb2.SeatView) -> str:
 
 async def _choose(
     client: Client, run: TableRun, session: GameSession, view: game_pb2.SeatView
-) -> str:
+) -> str | None:
+    """The bot service's choice for the demo's seat (None: the position moved, look again);
+    a random legal option when the bot service cannot answer."""
     options = [o.id for o in view.decision.options if o.id != "undo"] or [
         o.id for o in view.decision.options
     ]
@@ -75,13 +82,18 @@ async def _choose(
         if hint.option_id in options:
             return hint.option_id
     except WarroomError as error:
+        if error.code == grpc.StatusCode.FAILED_PRECONDITION:
+            fresh = await session.view()
+            if fresh.version != view.version:
+                return None
         if not run.notes:
-            run.notes.append(f"bot service hint failed ({error.code.name}); random moves")
+            run.notes.append(f"bot service hint failed ({error.code.name})")
+    run.random_moves += 1
     return random.choice(options)
 
 
 async def play_table(client: Client, run: TableRun, progress: Progress) -> None:
-    """Start a table against bots and play the demo's seat to the end."""
+    """Start a table against bots, play the demo's seat to the end, fetch the replay."""
     assert run.task is not None
     try:
         assignment = await client.play_now(run.kind, bot=common_pb2.BotSpec(kind="heuristic"))
@@ -102,6 +114,9 @@ async def play_table(client: Client, run: TableRun, progress: Progress) -> None:
             break
         while view.decision.options and view.version > answered:
             option = await _choose(client, run, session, view)
+            if option is None:
+                view = await session.view()
+                continue
             try:
                 response = await session.submit(
                     view.decision.decision_id, option, expected_version=view.version
@@ -122,6 +137,8 @@ async def play_table(client: Client, run: TableRun, progress: Progress) -> None:
     progress.update(
         run.task, description=f"{run.name}: finished · {score_line(run.result or view)}"
     )
+    if run.result is not None:
+        run.replay = await session.replay()
 
 
 async def run_demo(lobby: str) -> list[TableRun]:
@@ -146,6 +163,16 @@ async def run_demo(lobby: str) -> list[TableRun]:
             if isinstance(outcome, BaseException) and not run.error:
                 run.error = str(outcome)
     return runs
+
+
+def save_replays(runs: list[TableRun], folder: Path) -> None:
+    """Write each finished game's replay to `folder/<game>-<game id>.json`."""
+    for run in runs:
+        if run.replay is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+            run.replay_file = folder / f"{run.name}-{run.game_id}.json"
+            text = json_format.MessageToJson(run.replay, preserving_proto_field_name=True, indent=2)
+            run.replay_file.write_text(text + "\n")
 
 
 def report(runs: list[TableRun]) -> int:
@@ -173,8 +200,12 @@ def report(runs: list[TableRun]) -> int:
     for run in runs:
         for note in run.notes:
             console.print(f"[dim]{run.name}: {note}[/]")
-    if finished:
-        console.print("Export a replay: warroom replay <game id> --out replay.json")
+        if run.random_moves:
+            console.print(
+                f"[dim]{run.name}: {run.random_moves} of {run.actions} demo moves were random[/]"
+            )
+        if run.replay_file is not None:
+            console.print(f"{run.name}: replay {run.game_id} -> {run.replay_file}")
     return 0 if finished and not failed else 1
 
 
@@ -193,6 +224,7 @@ def main() -> int:
         console.print(f"Using the platform running on {lobby}.")
     try:
         runs = asyncio.run(run_demo(lobby))
+        save_replays(runs, config.var / "demo")
         return report(runs)
     except KeyboardInterrupt:
         return 130

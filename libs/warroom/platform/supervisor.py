@@ -743,7 +743,8 @@ def run_detached(config: Config) -> int:
             return code or EXIT_START_FAILED
         state = read_state(config)
         if state.get("status") == "running" and state.get("pid") == process.pid:
-            console.print(_tail(log, 40))
+            summary = [line for line in _tail(log, 40).splitlines() if "Ctrl-C" not in line]
+            console.print("\n".join(summary))
             console.print(
                 f"Warroom runs in the background (supervisor pid {process.pid}, log "
                 f"{_relative(log, config.root)}); `make stop` stops it."
