@@ -137,6 +137,8 @@ class CwState:
     winners: list[int] = field(default_factory=list)
     reason: str = ""
     log: list[str] = field(default_factory=list)
+    public: object = field(default=None, compare=False, repr=False)
+    """The spectator view, cached by `views.public_view` (never copied by `clone`)."""
 
     def clone(self) -> CwState:
         """A deep copy (frames are immutable and shared)."""

@@ -474,17 +474,18 @@ def _discard_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: C
 
 @decision("esp_step", "Espionage step: discard a card to prepare an Espionage card face down")
 def _esp_options(state: CwState, frame: Frame) -> Options:
+    """Every seat holding two cards or more is asked, whatever its hand: were only seats
+    able to prepare asked, the step would show everyone who holds an Espionage card."""
     out: Options = {}
     for seat in seat_bits(frame.mask):
         hand = state.seats[seat].hand
-        esp = [c for c in hand if card(c).type == "espionage"]
-        if not esp:
+        if len(hand) < 2:
             continue
+        esp = [c for c in hand if card(c).type == "espionage"]
         opts = [
             (f"espdisc:{c}", f"Discard {card_name(c)}") for c in hand if any(e != c for e in esp)
         ]
-        if opts:
-            out[seat] = [*opts, ("pass", "Skip the Espionage step")]
+        out[seat] = [*opts, ("pass", "Skip the Espionage step")]
     return out
 
 
