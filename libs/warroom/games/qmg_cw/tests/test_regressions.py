@@ -100,8 +100,8 @@ def test_determinizations_from_mid_game_and_searched_positions_of_every_seat() -
                         break
                     assert decision.seats, f"{where}: a searched position names no seat"
                     mover = rng.choice(decision.seats)
-                    world = RULES.apply(world, mover, rng.choice(decision.options_for(mover)).id)
-                    world = world.state
+                    option = rng.choice(decision.options_for(mover)).id
+                    world = RULES.apply(world, mover, option).state
                     if depth % 4 == 3:
                         _check_determinizations(world, rng, f"{where} searched {depth}")
             seat = rng.choice(state.pending.seats)
@@ -140,4 +140,6 @@ def test_own_view_lists_the_own_deck_sorted() -> None:
     assert isinstance(view, pb.View)
     assert list(view.seats[2].deck) == sorted(state.seats[2].deck)
     assert list(view.seats[3].deck) == []
-    assert list(RULES.view(state, None).seats[2].deck) == []
+    spectator = RULES.view(state, None)
+    assert isinstance(spectator, pb.View)
+    assert list(spectator.seats[2].deck) == []
