@@ -205,12 +205,15 @@ def build_spaces(
     out = []
     bloc = NAT_BLOC[nat]
     supplied_spaces: set[int] | None = None
+    if kind == AIR:
+        hosts = {
+            piece_space(p)
+            for p in state.pieces
+            if piece_nat(p) == nat and piece_kind(p) != AIR and supply.supplied(p)
+        }
+        return [s for s in candidates if s in hosts and can_stand(state, s, nat, kind)]
     for s in candidates:
         if not can_stand(state, s, nat, kind):
-            continue
-        if kind == AIR:
-            if air_host(state, supply, s, nat):
-                out.append(s)
             continue
         if recruit:
             out.append(s)

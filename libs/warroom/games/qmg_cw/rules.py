@@ -16,6 +16,8 @@ from warroom.games.qmg_cw.setup import new_state
 from warroom.games.qmg_cw.state import AIR, CwState, piece_bloc, piece_kind, piece_nat, piece_space
 from warroom.games.qmg_cw.v1 import qmg_cw_pb2 as pb
 
+ALL_CARDS = list(range(len(tables().cards)))
+
 
 def side_name(bloc: int, colour: int) -> str:
     """A seat's side: the bloc, with its deck colour when shared."""
@@ -125,19 +127,17 @@ class ColdWarRules(Rules[CwState]):
     def invariants(self, state: CwState) -> list[str]:
         """Card conservation, piece pools and the stacking limits."""
         problems = []
-        zones = Counter[int]()
+        held: list[int] = []
         for s in state.seats:
-            for zone in (
-                s.hand,
-                s.deck,
-                s.discard_up,
-                s.discard_down,
-                s.prepared,
-                s.espionage,
-                s.opening,
-            ):
-                zones.update(zone)
-        if sorted(zones) != list(range(len(tables().cards))) or any(v != 1 for v in zones.values()):
+            held += s.hand
+            held += s.deck
+            held += s.discard_up
+            held += s.discard_down
+            held += s.prepared
+            held += s.espionage
+            held += s.opening
+        held.sort()
+        if held != ALL_CARDS:
             problems.append("cards are not each in exactly one zone")
         cards = tables().cards
         for s in state.seats:
@@ -149,14 +149,16 @@ class ColdWarRules(Rules[CwState]):
                 problems.append("a player holds another Bloc's card")
         if len(set(state.pieces)) != len(state.pieces):
             problems.append("duplicate piece")
-        for nat in range(5):
-            for kind in range(3):
-                n = sum(1 for p in state.pieces if piece_nat(p) == nat and piece_kind(p) == kind)
-                if n > tables().piece_pool[nat][kind]:
-                    problems.append(f"too many {NATS[nat]} {KINDS[kind]} pieces")
+        pool = tables().piece_pool
+        is_sea = tables().is_sea
+        counts = Counter((piece_nat(p), piece_kind(p)) for p in state.pieces)
+        for (nat, kind), n in sorted(counts.items()):
+            if n > pool[nat][kind]:
+                problems.append(f"too many {NATS[nat]} {KINDS[kind]} pieces")
         for p in state.pieces:
-            sea = tables().is_sea[piece_space(p)]
-            if (piece_kind(p) == 0 and sea) or (piece_kind(p) == 1 and not sea):
+            sea = is_sea[piece_space(p)]
+            kind = piece_kind(p)
+            if (kind == 0 and sea) or (kind == 1 and not sea):
                 problems.append(f"piece {p} on the wrong terrain")
         if not state.over and not state.stack:
             problems.append("no pending step")

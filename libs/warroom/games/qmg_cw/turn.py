@@ -10,6 +10,8 @@ an Espionage card face down) and Draw (each player to 7).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from warroom.games.qmg_cw import board
 from warroom.games.qmg_cw.content import KINDS, tables
 from warroom.games.qmg_cw.effects import (
@@ -326,8 +328,12 @@ def _air_options(state: CwState, frame: Frame) -> Options:
 
 def rebase_spaces(state: CwState, af: int) -> list[int]:
     """Where an Air Force may be rebased (built elsewhere: with a supplied Army/Navy of its nationality)."""
-    without = state.clone()
-    without.remove_piece(af)
+    without = replace(
+        state,
+        pieces=[p for p in state.pieces if p != af],
+        organic=[p for p in state.organic if p != af],
+        public=None,
+    )
     nat = piece_nat(af)
     here = af // 32
     return [s for s in board.build_spaces(without, nat, AIR, None, recruit=False) if s != here]

@@ -103,11 +103,13 @@ def determinize(m: pb.View, seat: int, seed: int) -> CwState:
     """A full state consistent with the view, every hidden card and the RNG drawn afresh."""
     sampler = random.Random(seed ^ 0xC01D)
     salts = array("I", sampler.randbytes(4 * CARD_COUNT))
-    seats = [SeatState(sv.bloc, sv.colour, prepared=list(sv.prepared)) for sv in m.seats]
-    for index, sv in enumerate(m.seats):
-        seats[index].discard_up = list(sv.discard_up)
+    views = list(m.seats)
+    seats = [
+        SeatState(sv.bloc, sv.colour, discard_up=list(sv.discard_up), prepared=list(sv.prepared))
+        for sv in views
+    ]
     if 0 <= seat < len(seats):
-        mine = m.seats[seat]
+        mine = views[seat]
         seats[seat].hand = list(mine.hand)
         seats[seat].espionage = list(mine.espionage)
         seats[seat].opening = list(mine.opening)
@@ -133,9 +135,9 @@ def determinize(m: pb.View, seat: int, seed: int) -> CwState:
         unknown = [c for c in BLOC_CARDS[bloc] if c not in known]
         unknown.sort(key=salts.__getitem__)
         if opening:
-            _deal_opening(m, seats, members, seat, unknown)
+            _deal_opening(views, seats, members, seat, unknown)
         else:
-            _deal_midgame(m, seats, members, seat, unknown, hand_spies)
+            _deal_midgame(views, seats, members, seat, unknown, hand_spies)
     salt = rng.seed_state(sampler.getrandbits(64))
     return CwState(
         m.variant,
@@ -180,7 +182,11 @@ def _without(cards: list[int], taken: list[int]) -> list[int]:
 
 
 def _deal_opening(
-    m: pb.View, seats: list[SeatState], members: list[int], viewer: int, cards: list[int]
+    views: list[pb.SeatView],
+    seats: list[SeatState],
+    members: list[int],
+    viewer: int,
+    cards: list[int],
 ) -> None:
     """Before the first turn every card of a player is of its own deck colour, and an
     unfinished opening draw still holds the Espionage cards its owner must place."""
@@ -188,7 +194,7 @@ def _deal_opening(
     for i in members:
         if i == viewer:
             continue
-        sv = m.seats[i]
+        sv = views[i]
         mine = [c for c in cards if CARD_COLOUR[c] == sv.colour] if teamed else cards
         s = seats[i]
         s.espionage = _first(mine, sv.espionage_count, True)
@@ -204,7 +210,7 @@ def _deal_opening(
 
 
 def _deal_midgame(
-    m: pb.View,
+    views: list[pb.SeatView],
     seats: list[SeatState],
     members: list[int],
     viewer: int,
@@ -215,16 +221,14 @@ def _deal_midgame(
     deck colour enough cards for its draw deck; then the decks; then hands and discards."""
     teamed = len(members) > 1
     others = [i for i in members if i != viewer]
-    needs = [
-        (i, m.seats[i].espionage_count, min(hand_spies[i], m.seats[i].hand_count)) for i in others
-    ]
+    needs = [(i, views[i].espionage_count, min(hand_spies[i], views[i].hand_count)) for i in others]
     total = sum(row + held for _, row, held in needs)
     held_spies: dict[int, list[int]] = {}
     if total:
         if teamed:
-            slack = Counter(CARD_COLOUR[c] for c in cards)
+            slack = Counter(map(CARD_COLOUR.__getitem__, cards))
             for i in others:
-                slack[m.seats[i].colour] -= m.seats[i].deck_count
+                slack[views[i].colour] -= views[i].deck_count
             spies: list[int] = []
             for c in cards:
                 if IS_ESPIONAGE[c] and slack[CARD_COLOUR[c]] > 0:
@@ -240,11 +244,11 @@ def _deal_midgame(
             held_spies[i], spies = spies[:held], spies[held:]
     if teamed:
         for i in others:
-            sv = m.seats[i]
+            sv = views[i]
             seats[i].deck = _first(cards, sv.deck_count, False, sv.colour)
             cards = _without(cards, seats[i].deck)
     for i in others:
-        sv = m.seats[i]
+        sv = views[i]
         s = seats[i]
         if not teamed:
             s.deck, cards = cards[: sv.deck_count], cards[sv.deck_count :]
