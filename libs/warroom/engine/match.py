@@ -9,7 +9,7 @@ and replays a seed plus an option log bit for bit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from warroom.engine.errors import GameOverError, IllegalOptionError
@@ -79,7 +79,7 @@ class Match(Generic[S]):
         decision = self.rules.decision(game)
         if decision is None:
             return None
-        return replace(decision, id=str(serial))
+        return _with_id(decision, serial)
 
     def apply(
         self, state: MatchState[S], seat: int, option_id: str, decision_id: str | None = None
@@ -113,17 +113,17 @@ class Match(Generic[S]):
         if (
             not applied.irreversible
             and next_decision is not None
-            and next_decision.seats == (seat,)
+            and len(next_decision.options) == 1
+            and seat in next_decision.options
             and len(pending.options) == 1
         ):
             previous, undo_seat = state, seat
         new_pending = None
         if next_decision is not None:
-            new_pending = replace(next_decision, id=str(serial))
+            options = next_decision.options
             if undo_seat is not None:
-                options = dict(new_pending.options)
-                options[seat] = (*options[seat], UNDO_OPTION)
-                new_pending = replace(new_pending, options=options)
+                options = {seat: (*options[seat], UNDO_OPTION)}
+            new_pending = Decision(next_decision.kind, next_decision.prompt, options, str(serial))
         new_state = MatchState(game, state.version + 1, serial, new_pending, previous, undo_seat)
         return Step(new_state, applied.events)
 
@@ -134,7 +134,7 @@ class Match(Generic[S]):
         serial = state.decision_serial + 1
         pending = target.pending
         if pending is not None:
-            pending = replace(pending, id=str(serial))
+            pending = _with_id(pending, serial)
         restored = MatchState(
             target.game, state.version + 1, serial, pending, target.previous, target.undo_seat
         )
@@ -153,6 +153,11 @@ class Match(Generic[S]):
         for action in actions:
             state = self.apply(state, action.seat, action.option_id).state
         return state
+
+
+def _with_id(decision: Decision, serial: int) -> Decision:
+    """The decision numbered by the match layer."""
+    return Decision(decision.kind, decision.prompt, decision.options, str(serial))
 
 
 def _continues(before: Decision, after: Decision | None, seat: int) -> bool:
