@@ -36,10 +36,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from warroom import docsections
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 DOC = ROOT / "docs" / "benchmarks.md"
-START, END = "<!-- bench:bots -->", "<!-- /bench:bots -->"
 
 app = typer.Typer(add_completion=False, help=__doc__)
 
@@ -196,18 +197,7 @@ def render(
 
 def write_section(body: str, doc: Path = DOC, append: bool = False) -> None:
     """Replace (or add) this script's section of docs/benchmarks.md; `append` adds to it."""
-    current = doc.read_text() if doc.exists() else "# Benchmarks\n"
-    if append and START in current and END in current:
-        previous = current.partition(START)[2].partition(END)[0].strip()
-        body = f"{previous}\n\n{body}"
-    block = f"{START}\n{body.rstrip()}\n{END}"
-    if START in current and END in current:
-        head, _, rest = current.partition(START)
-        _, _, tail = rest.partition(END)
-        current = head + block + tail
-    else:
-        current = current.rstrip() + "\n\n" + block + "\n"
-    doc.write_text(current)
+    docsections.write_section(doc, "bots", body, append=append)
 
 
 @app.command()

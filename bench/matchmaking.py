@@ -51,12 +51,12 @@ from services.lobby.queue import TicketQueue  # noqa: E402
 from services.lobby.runtime import build  # noqa: E402
 from services.lobby.service import SERVICE_NAME, register  # noqa: E402
 from services.lobby.store import LobbyStore  # noqa: E402
+from warroom import docsections  # noqa: E402
 from warroom.matchmaking import Ticket, layouts_for, make_matches  # noqa: E402
 from warroom.v1 import common_pb2, game_pb2, lobby_pb2, lobby_pb2_grpc  # noqa: E402
 
 GAME = "ncw"
 VARIANT = "4p"
-START, END = "<!-- bench:lobby -->", "<!-- /bench:lobby -->"
 
 
 class StubAuthority:
@@ -309,16 +309,8 @@ async def service_processes(
 
 
 def write_section(body: str) -> None:
-    path = ROOT / "docs" / "benchmarks.md"
-    current = path.read_text() if path.exists() else "# Benchmarks\n"
-    block = f"{START}\n{body.rstrip()}\n{END}"
-    if START in current and END in current:
-        head, _, rest = current.partition(START)
-        _, _, tail = rest.partition(END)
-        current = head + block + tail
-    else:
-        current = current.rstrip() + "\n\n" + block + "\n"
-    path.write_text(current)
+    """Replace this script's section of docs/benchmarks.md."""
+    docsections.write_section(ROOT / "docs" / "benchmarks.md", "lobby", body)
 
 
 async def main() -> None:

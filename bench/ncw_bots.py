@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import re
 import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
 
+from warroom import docsections
 from warroom.engine.match import Match
 from warroom.engine.model import UNDO_OPTION_ID
 from warroom.engine.rng import Rng
@@ -27,7 +27,6 @@ from warroom.games.ncw.rules import NewColdWarRules
 from warroom.games.ncw.state import NcwState
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
-START, END = "<!-- bench:ncw -->", "<!-- /bench:ncw -->"
 
 
 def bot_game(rules: NewColdWarRules, seed: int, variant: str = "4p") -> tuple[NcwState, int, float]:
@@ -139,7 +138,6 @@ def render(figures: dict[str, Any]) -> str:
     """The markdown section."""
     return "\n".join(
         [
-            START,
             "### New Cold War: official bots (`bench/ncw_bots.py`)",
             "",
             f"One core, CPU time, Python {platform.python_version()} on {platform.machine()}; "
@@ -167,20 +165,13 @@ def render(figures: dict[str, Any]) -> str:
             "`Match` random-playout decisions/s; after (decision memo, inlined OP options, shared",
             "Options, cheaper clone) 70 ms, 14,886 and 12,964 decisions/s. The 20,000 decisions/s target",
             "was not reached on this loaded machine.",
-            END,
         ]
     )
 
 
 def write(section: str) -> None:
     """Replace (or append) this script's section of docs/benchmarks.md."""
-    text = DOC.read_text() if DOC.exists() else "# Benchmarks\n"
-    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.S)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section, text)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    DOC.write_text(text)
+    docsections.write_section(DOC, "ncw", section)
 
 
 def main() -> None:
