@@ -4,11 +4,22 @@ Each iteration samples one determinization of the hidden information from the
 seat's view (`Rules.determinize(view, seat, seed)`: unseen cards, opponents'
 hands, secret objectives, the game's RNG), then walks one shared tree with
 UCT, restricted to the options legal in that determinization, and keeps an
-availability count per edge (the ISMCTS form of UCB). Below the tree it plays
-uniformly random options; a playout cut at `rollout_steps` is scored by the
-game's evaluation hook when it has one (`rollout_steps` defaults to
-`CUTOFF_WITH_EVALUATOR` steps for a game with an evaluation, else `FULL_PLAYOUT`). Each edge keeps the value of the seat
-that chose it, so the search serves any number of seats.
+availability count per edge (the ISMCTS form of UCB). Each edge keeps the
+value of the seat that chose it, so the search serves any number of seats.
+
+Leaves. For a game with an evaluation hook (`Rules.evaluate(state, seat)` or
+a registered evaluator, see `evaluation`), a playout is truncated: it plays
+`rollout_steps` uniformly random options (`CUTOFF_WITH_EVALUATOR`, by default
+none) and the evaluation scores the state reached. A game without one is
+played out at random to the end (`FULL_PLAYOUT`).
+
+Priors and progressive widening (games with an evaluation only). A node
+entered for the second time (the root at once) scores each legal option by
+the evaluation of the state it leads to, for the seat choosing it, in the
+current determinization (options first met later are scored when met). Its
+selection then considers only the best `WIDEN_BASE + WIDEN_SCALE * sqrt(n)`
+options by prior (n = the node's visits), tries them in prior order, and adds
+a progressive bias `PRIOR_WEIGHT * prior / (visits + 1)` to the UCB score.
 
 Simultaneous decisions: the match layer lets the seats of a simultaneous
 decision answer in any order; the search orders them (the searching seat
@@ -25,16 +36,28 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from warroom.bots.evaluation import evaluator_for, rollout, state_values
+from warroom.bots.evaluation import (
+    Evaluator,
+    evaluator_for,
+    rollout,
+    state_values,
+    terminal_rewards,
+)
 from warroom.bots.position import Bot, Choice, OptionStats, SeatPosition, only_option
 from warroom.engine.model import Decision
 from warroom.engine.rng import Rng
+from warroom.engine.rules import Rules
 
 HIDDEN = "?"
-CUTOFF_WITH_EVALUATOR = 24
+CUTOFF_WITH_EVALUATOR = 0
 FULL_PLAYOUT = 5000
+EXPLORATION_WITH_EVALUATOR = 0.35
+WIDEN_BASE = 2
+WIDEN_SCALE = 1.0
+PRIOR_WEIGHT = 1.0
 
 Token = tuple[int, str]
 Key = tuple[int, tuple[Token, ...]]
@@ -47,6 +70,16 @@ class Edge:
     visits: int = 0
     total: float = 0.0
     available: int = 0
+    prior: float | None = None
+
+
+@dataclass(slots=True)
+class Node:
+    """One information-set node: its edges, how often it was entered, whether it has priors."""
+
+    edges: dict[str, Edge] = field(default_factory=dict)
+    visits: int = 0
+    scored: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +95,11 @@ class Budget:
 
 
 class IsmctsBot(Bot):
-    """ISMCTS over determinizations of the seat's view."""
+    """ISMCTS over determinizations of the seat's view.
+
+    `exploration` and `rollout_steps` default (None) by whether the game has
+    an evaluation; `priors` turns the evaluation priors and progressive widening off.
+    """
 
     kind = "ismcts"
 
@@ -70,13 +107,15 @@ class IsmctsBot(Bot):
         self,
         budget: Budget,
         seed: int = 0,
-        exploration: float = 0.7,
+        exploration: float | None = None,
         rollout_steps: int | None = None,
+        priors: bool = True,
     ) -> None:
         self.budget = budget
         self._rng = Rng(seed)
         self.exploration = exploration
         self.rollout_steps = rollout_steps
+        self.priors = priors
 
     def choose(self, position: SeatPosition) -> Choice:
         """The most visited root option, with visits and mean value per option."""
@@ -84,7 +123,7 @@ class IsmctsBot(Bot):
         single = only_option(position)
         if single is not None:
             return Choice(single, (OptionStats(single, 0, 0.0),))
-        tree = _Search(position, self._rng, self.exploration, self.rollout_steps)
+        tree = _Search(position, self._rng, self.exploration, self.rollout_steps, self.priors)
         deadline = start + self.budget.milliseconds / 1000 if self.budget.milliseconds else math.inf
         limit = self.budget.iterations or math.inf
         iterations = 0
@@ -99,7 +138,8 @@ class IsmctsBot(Bot):
             )
             for i in ids
         )
-        best = max(analysis, key=lambda s: (s.visits, s.value))
+        prior = {i: root[i].prior or 0.0 for i in ids}
+        best = max(analysis, key=lambda s: (s.visits, s.value, prior[s.option_id]))
         elapsed = (time.perf_counter() - start) * 1000
         return Choice(best.option_id, analysis, iterations, elapsed)
 
@@ -108,23 +148,31 @@ class _Search:
     """One search tree: nodes keyed by (seat to move, observed history)."""
 
     def __init__(
-        self, position: SeatPosition, rng: Rng, exploration: float, rollout_steps: int | None
+        self,
+        position: SeatPosition,
+        rng: Rng,
+        exploration: float | None,
+        rollout_steps: int | None,
+        priors: bool,
     ) -> None:
         self.position = position
         self.rng = rng
+        self.evaluator: Evaluator | None = evaluator_for(position.rules)
+        if exploration is None:
+            exploration = EXPLORATION_WITH_EVALUATOR if self.evaluator else 0.7
         self.exploration = exploration
-        self.evaluator = evaluator_for(position.rules)
         if rollout_steps is None:
             rollout_steps = CUTOFF_WITH_EVALUATOR if self.evaluator else FULL_PLAYOUT
         self.rollout_steps = rollout_steps
+        self.priors = priors and self.evaluator is not None
         self.root_ids = position.option_ids()
-        self.nodes: dict[Key, dict[str, Edge]] = {}
+        self.nodes: dict[Key, Node] = {}
         self.root_key: Key = (position.seat, ())
-        self.nodes[self.root_key] = {i: Edge() for i in self.root_ids}
+        self.nodes[self.root_key] = Node({i: Edge() for i in self.root_ids})
 
     def root_edges(self) -> dict[str, Edge]:
         """The statistics of the searching seat's options."""
-        return self.nodes[self.root_key]
+        return self.nodes[self.root_key].edges
 
     def iterate(self) -> None:
         """One determinization, one selection/expansion path, one playout, one backup."""
@@ -149,22 +197,23 @@ class _Search:
                 legal = [i for i in self.root_ids if i in set(legal)] or legal
             key = (mover, _observed(history, sim_start, mover))
             node = self.nodes.get(key)
+            expand = node is None
             if node is None:
-                node = self.nodes[key] = {}
-                expand = True
-            else:
-                expand = False
+                node = self.nodes[key] = Node()
             for option_id in legal:
-                edge = node.get(option_id)
+                edge = node.edges.get(option_id)
                 if edge is None:
-                    edge = node[option_id] = Edge()
+                    edge = node.edges[option_id] = Edge()
                 edge.available += 1
+            if self.priors and len(legal) > 1 and (first or node.visits > 0):
+                self._score(rules, state, mover, seats, node, legal)
+            node.visits += 1
             option_id = self._select(node, legal)
-            path.append((node[option_id], mover))
+            path.append((node.edges[option_id], mover))
             state = rules.apply(state, mover, option_id).state
             history.append((mover, option_id))
             first = False
-            if expand or node[option_id].visits == 0:
+            if expand or node.edges[option_id].visits == 0:
                 break
         if rules.decision(state) is None:
             values = state_values(rules, state, seats, self.evaluator)
@@ -174,16 +223,44 @@ class _Search:
             edge.visits += 1
             edge.total += values[mover]
 
-    def _select(self, node: dict[str, Edge], legal: list[str]) -> str:
-        untried = [i for i in legal if node[i].visits == 0]
-        if untried:
-            return self.rng.choice(untried)
-        best, best_score = legal[0], -math.inf
+    def _score(
+        self, rules: Rules[Any], state: Any, mover: int, seats: int, node: Node, legal: list[str]
+    ) -> None:
+        """Give each legal option without a prior the evaluation of the state it leads to."""
         for option_id in legal:
-            edge = node[option_id]
+            edge = node.edges[option_id]
+            if edge.prior is None:
+                after = rules.apply(state, mover, option_id).state
+                result = rules.result(after)
+                if result is not None:
+                    edge.prior = terminal_rewards(result, seats)[mover]
+                else:
+                    assert self.evaluator is not None
+                    edge.prior = self.evaluator(after, mover)
+        node.scored = True
+
+    def _select(self, node: Node, legal: list[str]) -> str:
+        edges = node.edges
+        if node.scored:
+            ranked = sorted(legal, key=lambda i: -(edges[i].prior or 0.0))
+            width = WIDEN_BASE + int(WIDEN_SCALE * math.sqrt(node.visits))
+            allowed = ranked[:width]
+            for option_id in allowed:
+                if edges[option_id].visits == 0:
+                    return option_id
+        else:
+            untried = [i for i in legal if edges[i].visits == 0]
+            if untried:
+                return self.rng.choice(untried)
+            allowed = legal
+        best, best_score = allowed[0], -math.inf
+        for option_id in allowed:
+            edge = edges[option_id]
             score = edge.total / edge.visits + self.exploration * math.sqrt(
                 math.log(edge.available) / edge.visits
             )
+            if edge.prior is not None:
+                score += PRIOR_WEIGHT * edge.prior / (edge.visits + 1)
             if score > best_score:
                 best, best_score = option_id, score
         return best
