@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
 from typer.testing import CliRunner
 
+from warroom.engine import registry
 from warroom.engine.fuzz_cli import app
+
+
+@pytest.fixture(autouse=True)
+def private_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Games the command registers here stay out of the registry other tests see."""
+    monkeypatch.setattr(registry, "_GAMES", dict(registry._GAMES))
+    yield
+    registry.get_rules.cache_clear()
+
 
 TOY = "toy=tests.engine.toy_game:ToyRules"
 
@@ -16,8 +29,9 @@ def test_fuzz_command_passes_a_sound_game() -> None:
 
 
 def test_fuzz_command_exits_nonzero_on_a_leak() -> None:
-    leaky = "toy=tests.engine.test_fuzz_cli:LeakyToy"
-    result = CliRunner().invoke(app, ["--game", "toy", "--games", "5", "--plugin", leaky])
+    leaky = "toy-leaky=tests.engine.test_fuzz_cli:LeakyToy"
+    args = ["--game", "toy-leaky", "--games", "5", "--plugin", leaky]
+    result = CliRunner().invoke(app, args)
     assert result.exit_code == 1
     assert "views" in result.output
 
