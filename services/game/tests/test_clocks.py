@@ -28,7 +28,6 @@ def worker_app(settings: Settings, endpoint: list[str]) -> Celery:
     """A Celery app with the clock task and a random-move bot task (no other task modules)."""
     app = make_celery(settings, include=())
 
-    @app.task(name=BOT_TASK, shared=False)
     def play_turn(game_id: str, seat: int, version: int) -> str:
         token = bot_seat_token(settings.secret(), game_id, seat)
         with grpc.insecure_channel(endpoint[0]) as channel:
@@ -59,15 +58,15 @@ def worker_app(settings: Settings, endpoint: list[str]) -> Celery:
                 raise
             return choice.id
 
-    @app.task(name=CLOCK_TASK, shared=False)
     def clock_expired(game_id: str, seat: int, decision_id: str, version: int) -> str:
         return asyncio.run(expire(settings, game_id, seat, decision_id, version))
 
-    # Shared tasks of the same names imported elsewhere in the session (the real bot worker)
-    # would otherwise be attached to this app too: ours must win.
+    # Shared tasks of the same names imported elsewhere in the session (the real bot worker's
+    # `@app.task`) are attached to every app when it is finalized; ours must replace them.
     app.finalize()
-    app.tasks[BOT_TASK] = play_turn
-    app.tasks[CLOCK_TASK] = clock_expired
+    for name, run in ((BOT_TASK, play_turn), (CLOCK_TASK, clock_expired)):
+        task = type(f"Test{name.title()}", (app.Task,), {"name": name, "run": staticmethod(run)})
+        app.register_task(task())
     return app
 
 
