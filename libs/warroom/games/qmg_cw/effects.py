@@ -515,18 +515,23 @@ def _battle_options(state: CwState, frame: Frame) -> Options:
 
 @chooser("fx_battle")
 def _battle_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    _strike_chosen(state, frame, option, ctx, verb="battles", tag="battle")
+
+
+def _strike_chosen(
+    state: CwState, frame: Frame, option: str, ctx: Ctx, *, verb: str, tag: str
+) -> None:
+    """Resolve a chosen enemy piece ("x:<piece>") of a battle or eliminate effect, or a skip."""
     pop(state)
     if option == "skip":
         return
     victim = int(option[2:])
     effect = effect_at(frame.card, frame.items)
     set_target(state, piece_bloc(victim), ctx, escalates=bool(effect.get("escalates")))
-    state.last_space = piece_space(victim)
-    ctx.log(f"{bloc_name(frame.bloc)} battles the {piece_label(victim)}")
-    push(
-        state,
-        Frame("strike", bloc=frame.bloc, target=piece_bloc(victim), piece=victim, tag="battle"),
-    )
+    if tag == "battle":
+        state.last_space = piece_space(victim)
+    ctx.log(f"{bloc_name(frame.bloc)} {verb} the {piece_label(victim)}")
+    push(state, Frame("strike", bloc=frame.bloc, target=piece_bloc(victim), piece=victim, tag=tag))
 
 
 def eliminate_targets(state: CwState, frame: Frame) -> list[int]:
@@ -566,17 +571,7 @@ def _elim_options(state: CwState, frame: Frame) -> Options:
 
 @chooser("fx_eliminate")
 def _elim_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
-    pop(state)
-    if option == "skip":
-        return
-    victim = int(option[2:])
-    effect = effect_at(frame.card, frame.items)
-    set_target(state, piece_bloc(victim), ctx, escalates=bool(effect.get("escalates")))
-    ctx.log(f"{bloc_name(frame.bloc)} eliminates the {piece_label(victim)}")
-    push(
-        state,
-        Frame("strike", bloc=frame.bloc, target=piece_bloc(victim), piece=victim, tag="eliminate"),
-    )
+    _strike_chosen(state, frame, option, ctx, verb="eliminates", tag="eliminate")
 
 
 @auto("fx_lose")

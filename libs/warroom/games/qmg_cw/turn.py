@@ -339,13 +339,20 @@ def rebase_spaces(state: CwState, af: int) -> list[int]:
     return [s for s in board.build_spaces(without, nat, AIR, None, recruit=False) if s != here]
 
 
-@chooser("air")
-def _air_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+def _step_side_choice(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> bool:
+    """Handle the choices every step offers (organic movement, an any-time card); True if done."""
     if option == "organic":
         push(state, Frame("organic_pick", bloc=frame.bloc, mask=1 << seat, owner=seat))
-        return
+        return True
     if option.startswith("use:"):
         use_card(state, seat, int(option[4:]), ctx)
+        return True
+    return False
+
+
+@chooser("air")
+def _air_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if _step_side_choice(state, frame, seat, option, ctx):
         return
     pop(state)
     if option.startswith("air:"):
@@ -388,11 +395,7 @@ def _action_options(state: CwState, frame: Frame) -> Options:
 
 @chooser("action")
 def _action_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
-    if option == "organic":
-        push(state, Frame("organic_pick", bloc=frame.bloc, mask=1 << seat, owner=seat))
-        return
-    if option.startswith("use:"):
-        use_card(state, seat, int(option[4:]), ctx)
+    if _step_side_choice(state, frame, seat, option, ctx):
         return
     pop(state)
     if option.startswith("play:"):
