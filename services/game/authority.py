@@ -35,6 +35,7 @@ from services.common.auth import bot_seat_token, token_digest
 from services.common.logging import get_logger
 from services.common.settings import Settings
 from services.game import errors, metrics
+from services.game.batch import Batcher
 from services.game.hot import Hot, LockTimeout
 from services.game.models import ACTIVE, FINISHED, ActionRow, GameRow, GameSeatRow
 from services.game.store import Append, Conflict, Loaded, Store, now
@@ -252,53 +253,6 @@ class RateLimiter:
         return 0.0
 
 
-class Committer:
-    """Group commit: concurrent appends of different games share one SQL transaction.
-
-    Up to `parallel` batches are in flight; each takes every queued append (at most
-    `batch`), so under load one commit (one WAL flush) acknowledges many actions while a
-    lone action is committed at once.
-    """
-
-    def __init__(self, store: Store, run: Callable[..., Any], parallel: int, batch: int = 64):
-        self.store = store
-        self.run = run
-        self.parallel = parallel
-        self.batch = batch
-        self.queue: deque[tuple[str, int, Append, asyncio.Future[None]]] = deque()
-        self.active = 0
-
-    async def append(self, game_id: str, head: int, write: Append) -> None:
-        """Append durably; raises Conflict like `Store.append`."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.queue.append((game_id, head, write, future))
-        if self.active < self.parallel:
-            self.active += 1
-            task = asyncio.ensure_future(self._drain())
-            task.add_done_callback(lambda _t: None)
-        await future
-
-    async def _drain(self) -> None:
-        try:
-            while self.queue:
-                items = [self.queue.popleft() for _ in range(min(self.batch, len(self.queue)))]
-                try:
-                    outcomes = await self.run(
-                        self.store.append_many, [(g, h, w) for g, h, w, _f in items]
-                    )
-                except Exception as exc:
-                    outcomes = [exc] * len(items)
-                for (_g, _h, _w, future), outcome in zip(items, outcomes, strict=True):
-                    if future.done():
-                        continue
-                    if outcome is None:
-                        future.set_result(None)
-                    else:
-                        future.set_exception(outcome)
-        finally:
-            self.active -= 1
-
-
 class Authority:
     """The game-state authority of one replica."""
 
@@ -318,7 +272,9 @@ class Authority:
         self._loading: dict[str, asyncio.Lock] = {}
         self.pool = ThreadPoolExecutor(max(2, settings.db_pool_size), thread_name_prefix="game-db")
         self.limiter = RateLimiter(settings.game_rate_per_second, settings.game_rate_burst)
-        self.committer = Committer(self.store, self.db, settings.game_commit_parallel)
+        self.committer: Batcher[tuple[str, int, Append], None] = Batcher(
+            self._commit_many, settings.game_commit_parallel, limit=128
+        )
         self._pubsub: Any = None
         self._listener: asyncio.Task[None] | None = None
         self._subscribed: dict[str, int] = {}
@@ -328,6 +284,10 @@ class Authority:
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking SQL call in the pool."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, partial(fn, *args))
+
+    async def _commit_many(self, items: list[tuple[str, int, Append]]) -> list[Exception | None]:
+        """Group commit: the queued appends of different games in one SQL transaction."""
+        return await self.db(self.store.append_many, items)
 
     async def close(self) -> None:
         """Stop background work."""
@@ -388,16 +348,11 @@ class Authority:
             if loaded is None:
                 self._loading.pop(game_id, None)
                 raise errors.not_found(f"no game {game_id}", game_id=game_id)
-            frame, frames, actions = await self.db(self._build, loaded)
-            live = LiveGame(loaded.game, get_rules(loaded.game.rules_id), loaded.seats, frame, 8)
-            live.history = deque(frames[-self._keep(loaded.game) :], maxlen=self._keep(loaded.game))
+            _head, frames, actions = await self.db(self._build, loaded)
+            live = self._live(loaded.game, get_rules(loaded.game.rules_id), loaded.seats, frames)
             for action in actions:
                 if action.idempotency_key:
                     live.keys[(action.seat, action.idempotency_key)] = action
-            live.bot_tokens = {
-                bot_seat_token(self.settings.secret(), game_id, s.seat): s.seat
-                for s in loaded.seats
-            }
             cached, epoch = await self.hot.state(game_id)
             if cached is None or cached < live.version:
                 await self.hot.set_version(game_id, live.version)
@@ -411,6 +366,17 @@ class Authority:
             if live.result is None:
                 await self._reconcile(live)
             return live
+
+    def _live(
+        self, row: GameRow, rules: Rules[Any], seats: list[GameSeatRow], frames: list[Frame]
+    ) -> LiveGame:
+        keep = self._keep(row)
+        live = LiveGame(row, rules, seats, frames[-1], keep)
+        live.history = deque(frames[-keep:], maxlen=keep)
+        live.bot_tokens = {
+            bot_seat_token(self.settings.secret(), row.id, s.seat): s.seat for s in seats
+        }
+        return live
 
     async def _reconcile(self, live: LiveGame) -> None:
         """After a (re)load: re-send the bot turn or clock check the current decision may owe."""
@@ -612,9 +578,16 @@ class Authority:
             for key, value in changes.items():
                 setattr(seats[seat], key, value)
         stored = await self.db(self.store.create, row, seats)
-        live = await self.get(stored.id)
-        if stored.id == game_id:
-            log.info("game created", game_id=game_id, rules=rules_id, variant=variant)
+        if stored.id != game_id:
+            return await self._created(await self.get(stored.id))
+        frame = Frame(0, state, (), rules.result(state.game) if state.over else None)
+        live = self._live(row, rules, seats, [frame])
+        await self.hot.init(game_id, 0, 0)
+        self.games[game_id] = live
+        metrics.LIVE.set(len(self.games))
+        if live.result is None:
+            await self._reconcile(live)
+        log.debug("game created", game_id=game_id, rules=rules_id, variant=variant)
         return await self._created(live)
 
     async def _created(self, live: LiveGame) -> game_pb2.CreateGameResponse:
@@ -895,7 +868,7 @@ class Authority:
                 ):
                     write.snapshot = convert.snapshot(live.rules, step.state)
                 try:
-                    await self.committer.append(game_id, live.version, write)
+                    await self.committer((game_id, live.version, write))
                 except Conflict:
                     await self.refresh(live, None, None)
                     if key:

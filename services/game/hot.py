@@ -4,6 +4,9 @@ Keys (under the settings' prefix): `game:{id}:v` (version), `game:{id}:lock`
 (writer lock, value = a random fence), channel `game:{id}` (pub/sub updates).
 Redis is a cache and a coordinator only: SQL is the truth, and losing Redis
 loses no game (the version is re-read from SQL, the lock re-created).
+
+Version reads, lock takes and releases of concurrent requests (different games) are
+coalesced: one MGET / one script call serves every request queued at that moment.
 """
 
 from __future__ import annotations
@@ -17,24 +20,39 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
+from services.game.batch import Batcher
+
+# Many games in one round trip (concurrent writers of a replica are coalesced by a Batcher).
+# KEYS per game: lock, version, seat epoch. ARGV: lock ms, then one fence per game.
 _ACQUIRE = """
-if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return {1, redis.call('get', KEYS[2]) or '', redis.call('get', KEYS[3]) or ''}
+local out = {}
+for i = 1, #ARGV - 1 do
+  local k = (i - 1) * 3
+  if redis.call('set', KEYS[k + 1], ARGV[i + 1], 'NX', 'PX', ARGV[1]) then
+    out[i] = {1, redis.call('get', KEYS[k + 2]) or '', redis.call('get', KEYS[k + 3]) or ''}
+  else
+    out[i] = {0, '', ''}
+  end
 end
-return {0, '', ''}
+return out
 """
 
+# KEYS per game: lock, version, channel. ARGV per game: fence ('' = none), version (-1 =
+# unchanged), update message ('' = none). The version never goes down; the lock is dropped
+# only while it holds this writer's fence.
 _RELEASE = """
-local current = tonumber(redis.call('get', KEYS[2]) or '-1')
-if tonumber(ARGV[2]) > current then redis.call('set', KEYS[2], ARGV[2]) end
-if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end
-if ARGV[3] ~= '' then redis.call('publish', KEYS[3], ARGV[3]) end
+for i = 1, #KEYS / 3 do
+  local k = (i - 1) * 3
+  local version = tonumber(ARGV[k + 2])
+  if version >= 0 and version > tonumber(redis.call('get', KEYS[k + 2]) or '-1') then
+    redis.call('set', KEYS[k + 2], ARGV[k + 2])
+  end
+  if ARGV[k + 1] ~= '' and redis.call('get', KEYS[k + 1]) == ARGV[k + 1] then
+    redis.call('del', KEYS[k + 1])
+  end
+  if ARGV[k + 3] ~= '' then redis.call('publish', KEYS[k + 3], ARGV[k + 3]) end
+end
 return 1
-"""
-
-_UNLOCK = """
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
-return 0
 """
 
 
@@ -47,15 +65,19 @@ class LockTimeout(Exception):
 
 
 class Hot:
-    """Redis access of the authority."""
+    """Redis access of the authority; concurrent calls of a replica share round trips."""
 
     def __init__(self, client: aioredis.Redis, prefix: str, lock_ms: int) -> None:
         self.client = client
         self.prefix = prefix
         self.lock_ms = lock_ms
-        self._acquire = client.register_script(_ACQUIRE)
-        self._release = client.register_script(_RELEASE)
-        self._unlock = client.register_script(_UNLOCK)
+        self._acquire_script = client.register_script(_ACQUIRE)
+        self._release_script = client.register_script(_RELEASE)
+        self._states: Batcher[str, tuple[int | None, int | None]] = Batcher(self._state_many)
+        self._acquires: Batcher[tuple[str, str], tuple[bool, int | None, int | None]] = Batcher(
+            self._acquire_many
+        )
+        self._releases: Batcher[tuple[str, str, int, str], None] = Batcher(self._release_many)
 
     def key(self, game_id: str, suffix: str) -> str:
         """A prefixed key of a game."""
@@ -65,12 +87,45 @@ class Hot:
         """The pub/sub channel of a game."""
         return f"{self.prefix}game:{game_id}"
 
+    # ---------------------------------------------------------------- batched round trips
+    async def _state_many(self, game_ids: list[str]) -> list[tuple[int | None, int | None]]:
+        keys = []
+        for game_id in game_ids:
+            keys += [self.key(game_id, "v"), self.key(game_id, "s")]
+        raw = await self.client.mget(keys)
+        return [(_int(raw[2 * i]), _int(raw[2 * i + 1])) for i in range(len(game_ids))]
+
+    async def _acquire_many(
+        self, items: list[tuple[str, str]]
+    ) -> list[tuple[bool, int | None, int | None]]:
+        keys = []
+        for game_id, _fence in items:
+            keys += [self.key(game_id, "lock"), self.key(game_id, "v"), self.key(game_id, "s")]
+        raw = await self._acquire_script(
+            keys=keys, args=[self.lock_ms, *(fence for _g, fence in items)]
+        )
+        return [(int(got) == 1, _int(version), _int(epoch)) for got, version, epoch in raw]
+
+    async def _release_many(self, items: list[tuple[str, str, int, str]]) -> list[None]:
+        keys: list[str] = []
+        args: list[str | int] = []
+        for game_id, fence, version, message in items:
+            keys += [self.key(game_id, "lock"), self.key(game_id, "v"), self.channel(game_id)]
+            args += [fence, version, message]
+        await self._release_script(keys=keys, args=args)
+        return [None] * len(items)
+
+    # ---------------------------------------------------------------- per-game calls
     async def state(self, game_id: str) -> tuple[int | None, int | None]:
         """The cached (version, seat epoch); None where Redis does not know them."""
-        raw_version, raw_epoch = await self.client.mget(
-            [self.key(game_id, "v"), self.key(game_id, "s")]
-        )
-        return _int(raw_version), _int(raw_epoch)
+        return await self._states(game_id)
+
+    async def init(self, game_id: str, version: int, epoch: int) -> None:
+        """Record a new game's version and seat epoch (kept if already set)."""
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.set(self.key(game_id, "v"), version, nx=True)
+            pipe.set(self.key(game_id, "s"), epoch, nx=True)
+            await pipe.execute()
 
     async def bump_epoch(self, game_id: str) -> int:
         """Mark a seat control change (replicas reload seats when the epoch moves)."""
@@ -82,21 +137,17 @@ class Hot:
 
     async def set_version(self, game_id: str, version: int) -> None:
         """Cache a version read from SQL (never lowers it)."""
-        await self._release(
-            keys=[self.key(game_id, "lock"), self.key(game_id, "v"), self.channel(game_id)],
-            args=["", version, ""],
-        )
+        await self._releases((game_id, "", version, ""))
 
     async def acquire(self, game_id: str, wait_s: float) -> tuple[str, int | None, int | None]:
         """Take the writer lock: returns (fence, cached version, seat epoch); raises LockTimeout."""
         fence = f"{_FENCE_PREFIX}{next(_FENCES)}"
         deadline = time.monotonic() + wait_s
         delay = 0.001
-        keys = [self.key(game_id, "lock"), self.key(game_id, "v"), self.key(game_id, "s")]
         while True:
-            got, raw_version, raw_epoch = await self._acquire(keys=keys, args=[fence, self.lock_ms])
-            if int(got) == 1:
-                return fence, _int(raw_version), _int(raw_epoch)
+            got, version, epoch = await self._acquires((game_id, fence))
+            if got:
+                return fence, version, epoch
             if time.monotonic() >= deadline:
                 raise LockTimeout(f"game {game_id} is busy")
             await asyncio.sleep(delay)
@@ -106,14 +157,13 @@ class Hot:
         self, game_id: str, fence: str, version: int, update: dict[str, Any] | None
     ) -> None:
         """Publish the new version (and an update message), then drop the lock if still ours."""
-        await self._release(
-            keys=[self.key(game_id, "lock"), self.key(game_id, "v"), self.channel(game_id)],
-            args=[fence, version, json.dumps(update) if update is not None else ""],
+        await self._releases(
+            (game_id, fence, version, json.dumps(update) if update is not None else "")
         )
 
     async def unlock(self, game_id: str, fence: str) -> None:
         """Drop the lock without a new version."""
-        await self._unlock(keys=[self.key(game_id, "lock")], args=[fence])
+        await self._releases((game_id, fence, -1, ""))
 
     async def publish(self, game_id: str, update: dict[str, Any]) -> None:
         """Publish an update message (seat control changes, no new version)."""

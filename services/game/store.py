@@ -7,13 +7,12 @@ writers on one version exactly one commits (the other gets `Conflict`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, text, update
+from sqlalchemy import func, insert, inspect, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -55,7 +54,34 @@ _PG_FINISH = text(
 )
 
 
-_PG_RAW = re.sub(r":(\w+)", r"%(\1)s", _PG_CTE.format(finish=""))
+# Group commit on PostgreSQL: the log rows of many games in ONE statement (arrays unnested),
+# each inserted only while its game is at the row's seq - 1 and advancing that game's head
+# only if the row went in (as `_PG_CTE`, per row). Returns the ids of the games written.
+_PG_BATCH = """
+WITH d AS (
+  SELECT * FROM unnest(
+    CAST(%(game_id)s AS VARCHAR[]), CAST(%(seq)s AS BIGINT[]), CAST(%(seat)s AS INTEGER[]),
+    CAST(%(kind)s AS VARCHAR[]), CAST(%(decision_id)s AS VARCHAR[]),
+    CAST(%(option_id)s AS VARCHAR[]), CAST(%(expected_version)s AS BIGINT[]),
+    CAST(%(key)s AS VARCHAR[]), CAST(%(finish)s AS BOOLEAN[])
+  ) AS d(game_id, seq, seat, kind, decision_id, option_id, expected_version, idempotency_key,
+         finish)),
+ins AS (
+  INSERT INTO actions (game_id, seq, seat, kind, decision_id, option_id, expected_version,
+                       idempotency_key, created_at)
+  SELECT d.game_id, d.seq, d.seat, d.kind, d.decision_id, d.option_id, d.expected_version,
+         d.idempotency_key, CAST(%(stamp)s AS TIMESTAMPTZ)
+  FROM d JOIN games g ON g.id = d.game_id AND g.version = d.seq - 1 AND g.status = 'active'
+  ON CONFLICT DO NOTHING
+  RETURNING game_id, seq)
+UPDATE games AS g
+SET version = ins.seq, updated_at = CAST(%(stamp)s AS TIMESTAMPTZ),
+    status = CASE WHEN d.finish THEN 'finished' ELSE g.status END,
+    finished_at = CASE WHEN d.finish THEN CAST(%(stamp)s AS TIMESTAMPTZ) ELSE g.finished_at END
+FROM ins JOIN d ON d.game_id = ins.game_id AND d.seq = ins.seq
+WHERE g.id = ins.game_id AND g.version = ins.seq - 1
+RETURNING g.id
+"""
 
 
 def _params(game_id: str, head: int, write: Append, stamp: datetime) -> dict[str, Any]:
@@ -71,10 +97,6 @@ def _params(game_id: str, head: int, write: Append, stamp: datetime) -> dict[str
         "expected_version": write.action.get("expected_version", 0),
         "key": write.action.get("idempotency_key"),
     }
-
-
-def _plain(write: Append) -> bool:
-    return write.snapshot is None and write.result is None and not any(write.seat_updates.values())
 
 
 class Conflict(Exception):
@@ -107,8 +129,9 @@ class Append:
     result: dict[str, Any] | None = None
 
 
-def _detach(rows: Sequence[Any]) -> list[Any]:
-    return list(rows)
+def _values(row: Any) -> dict[str, Any]:
+    """The column values of an ORM object, for a Core insert."""
+    return {attr.key: getattr(row, attr.key) for attr in inspect(type(row)).column_attrs}
 
 
 class Store:
@@ -119,12 +142,15 @@ class Store:
         self.sessions = session_factory(engine)
 
     def create(self, game: GameRow, seats: Sequence[GameSeatRow]) -> GameRow:
-        """Insert a game and its seats; with a used request_id, return the existing game."""
+        """Insert a game and its seats; with a used request_id, return the existing game.
+
+        Core inserts in one transaction: the objects passed in stay plain (transient) and
+        describe the stored rows exactly.
+        """
         try:
-            with self.sessions.begin() as session:
-                session.add(game)
-                session.flush()
-                session.add_all(seats)
+            with self.engine.begin() as connection:
+                connection.execute(insert(GameRow), [_values(game)])
+                connection.execute(insert(GameSeatRow), [_values(seat) for seat in seats])
             return game
         except IntegrityError:
             if game.request_id is None:
@@ -219,49 +245,79 @@ class Store:
         Returns, per item, None when written or the Conflict that refused it. An
         unexpected error rolls the batch back and retries each item on its own.
         """
-        if self.engine.dialect.name != "postgresql":
+        games = [game_id for game_id, _h, _w in items]
+        if self.engine.dialect.name != "postgresql" or len(set(games)) != len(games):
             return [self._one(*item) for item in items]
-        if all(_plain(write) for _g, _h, write in items):
-            try:
-                return self._append_raw(items)
-            except Exception:
-                return [self._one(*item) for item in items]
-        if len(items) == 1:
-            return [self._one(*items[0])]
-        outcomes: list[Exception | None] = []
         try:
-            with self.sessions.begin() as session:
-                for game_id, head, write in items:
-                    written = self._append_in(session, game_id, head, write)
-                    outcomes.append(
-                        None
-                        if written
-                        else Conflict(f"game {game_id} is no longer at version {head}")
-                    )
-            return outcomes
+            return self._append_batch(items)
         except Exception:
             return [self._one(*item) for item in items]
 
-    def _append_raw(self, items: Sequence[tuple[str, int, Append]]) -> list[Exception | None]:
-        """The common case on PostgreSQL (log rows only) straight through psycopg: least CPU."""
+    def _append_batch(self, items: Sequence[tuple[str, int, Append]]) -> list[Exception | None]:
+        """PostgreSQL: every log row in one statement, then the snapshots, seat changes and
+        results of the rows written, all in one transaction (SQLAlchemy Core, no ORM)."""
         stamp = now()
-        connection = self.engine.raw_connection()
-        try:
-            cursor = connection.cursor()
-            outcomes: list[Exception | None] = []
+        columns: dict[str, list[Any]] = {
+            name: []
+            for name in (
+                "game_id",
+                "seq",
+                "seat",
+                "kind",
+                "decision_id",
+                "option_id",
+                "expected_version",
+                "key",
+                "finish",
+            )
+        }
+        for game_id, head, write in items:
+            action = write.action
+            columns["game_id"].append(game_id)
+            columns["seq"].append(head + 1)
+            columns["seat"].append(action["seat"])
+            columns["kind"].append(action.get("kind", "option"))
+            columns["decision_id"].append(action.get("decision_id", ""))
+            columns["option_id"].append(action.get("option_id", ""))
+            columns["expected_version"].append(action.get("expected_version", 0))
+            columns["key"].append(action.get("idempotency_key"))
+            columns["finish"].append(write.result is not None)
+        with self.engine.begin() as connection:
+            written = {
+                row[0] for row in connection.exec_driver_sql(_PG_BATCH, {**columns, "stamp": stamp})
+            }
+            snapshots, results = [], []
             for game_id, head, write in items:
-                cursor.execute(_PG_RAW, _params(game_id, head, write, stamp))
-                written = cursor.fetchone() is not None
-                outcomes.append(
-                    None if written else Conflict(f"game {game_id} is no longer at version {head}")
-                )
-            connection.commit()
-            return outcomes
-        except BaseException:
-            connection.rollback()
-            raise
-        finally:
-            connection.close()
+                if game_id not in written:
+                    continue
+                if write.snapshot is not None:
+                    snapshots.append(
+                        {
+                            "game_id": game_id,
+                            "version": head + 1,
+                            "data": write.snapshot,
+                            "created_at": stamp,
+                        }
+                    )
+                if write.result is not None:
+                    results.append({"game_id": game_id, "finished_at": stamp, **write.result})
+                for seat, changes in write.seat_updates.items():
+                    if changes:
+                        connection.execute(
+                            update(GameSeatRow)
+                            .where(GameSeatRow.game_id == game_id, GameSeatRow.seat == seat)
+                            .values(**changes)
+                        )
+            if snapshots:
+                connection.execute(insert(SnapshotRow), snapshots)
+            if results:
+                connection.execute(insert(ResultRow), results)
+        return [
+            None
+            if game_id in written
+            else Conflict(f"game {game_id} is no longer at version {head} (or the key is used)")
+            for game_id, head, _w in items
+        ]
 
     def _one(self, game_id: str, head: int, write: Append) -> Exception | None:
         try:
