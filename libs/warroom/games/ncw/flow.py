@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType, ModuleType
 from typing import Any
@@ -530,30 +530,38 @@ def veto_candidates(s: NcwState, play: Play) -> list[int]:
     c = card(play.card)
     if c.crisis or c.ops > 3:
         return []
-    out = []
-    for q in O.precedence(s):
-        if q == play.power and play.mode == EVENT:
-            continue
-        if veto_markers(s, q, play.card):
-            out.append(q)
-    return out
+    skip = play.power if play.mode == EVENT else NOBODY
+    able = [q for q in range(4) if q != skip and veto_markers(s, q, play.card)]
+    return O.precedence(s, able) if len(able) > 1 else able
+
+
+_MARKERS_OF_MASK: tuple[tuple[str, ...], ...] = tuple(
+    tuple(name for name, bit in VETO_NAMES if mask & bit) for mask in range(32)
+)
+"""The marker names of every veto bitmask, in `VETO_NAMES` order."""
+
+_ALLY_VETO_KEYS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(f"ally_veto_{cover}:{q}" for q in range(4)) for cover in range(4)
+)
 
 
 def veto_markers(s: NcwState, q: int, n: int) -> list[str]:
     """The veto markers q may use against card n."""
     value = card(n).ops
-    out = []
-    for name, bit in VETO_NAMES:
-        if not s.vetoes[q] & bit:
-            continue
-        if bit != VETO_UNSC and s.vetoed_this_turn[q]:
-            continue
-        if bit in (VETO_1, VETO_2, VETO_3) and (VETO_1, VETO_2, VETO_3).index(bit) + 1 < value:
-            continue
-        out.append(name)
-    if not s.vetoed_this_turn[q]:
+    if s.vetoed_this_turn[q]:
+        return ["unsc"] if s.vetoes[q] & VETO_UNSC else []
+    usable = (
+        VETO_EXTRA
+        | VETO_UNSC
+        | (VETO_1 if value <= 1 else 0)
+        | (VETO_2 if value <= 2 else 0)
+        | (VETO_3 if value <= 3 else 0)
+    )
+    out = list(_MARKERS_OF_MASK[s.vetoes[q] & usable])
+    flags = s.flags
+    if flags:
         for cover in (1, 2, 3):
-            if cover >= value and s.flags.get(f"ally_veto_{cover}:{q}", 0) > 0:
+            if cover >= value and flags.get(_ALLY_VETO_KEYS[cover][q], 0) > 0:
                 out.append(f"ally{cover}")
     return out
 
@@ -583,26 +591,13 @@ def _phase_resolve(s: NcwState, ctx: Ctx) -> None:
     play = s.plays[p]
     assert play is not None
     if s.step == 0:
-        if (
-            play.mode == EVENT
-            and not card(play.card).crisis
-            and not event_playable(s, play.card, p)
-        ):
-            play = replace(play, mode=OPS)
-            ctx.log(
-                f"{POWERS[p]} can no longer play the event of {card(play.card).name}; it plays the OPs"
-            )
-        on = play.mode == EVENT or forced_event(s, play)
-        play = Play(
-            play.power,
-            play.card,
-            play.mode,
-            play.reserve,
-            play.vetoed,
-            on,
-            play.ops,
-            play.order_value,
-        )
+        n = play.card
+        mode = play.mode
+        if mode == EVENT and not card(n).crisis and not event_playable(s, n, p):
+            mode = OPS
+            ctx.log(f"{POWERS[p]} can no longer play the event of {card(n).name}; it plays the OPs")
+        on = mode == EVENT or forced_event(s, play)
+        play = Play(play.power, n, mode, play.reserve, play.vetoed, on, play.ops, play.order_value)
         s.plays[p] = play
         s.step = 1
         if on:
@@ -614,10 +609,28 @@ def _phase_resolve(s: NcwState, ctx: Ctx) -> None:
         return
     if s.step == 1:
         if play.vetoed and play.event_on:
-            play = replace(play, event_on=False)
+            play = Play(
+                play.power,
+                play.card,
+                play.mode,
+                play.reserve,
+                True,
+                False,
+                play.ops,
+                play.order_value,
+            )
         if play.mode == OPS:
             value = ops_value(s, play)
-            play = replace(play, ops=value)
+            play = Play(
+                play.power,
+                play.card,
+                OPS,
+                play.reserve,
+                play.vetoed,
+                play.event_on,
+                value,
+                play.order_value,
+            )
             s.plays[p] = play
             s.step = 2
             flags = O.OPF_RESERVE_DONE if play.reserve else 0
@@ -983,7 +996,16 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
             s.vp[p] -= veto_cost(f.card, marker)
             play = s.plays[s.idx]
             assert play is not None
-            s.plays[s.idx] = replace(play, vetoed=True)
+            s.plays[s.idx] = Play(
+                play.power,
+                play.card,
+                play.mode,
+                play.reserve,
+                True,
+                play.event_on,
+                play.ops,
+                play.order_value,
+            )
             ctx.log(f"{POWERS[p]} vetoes {card(f.card).name} ({marker})", "veto")
     elif kind == "keep":
         n = int(option.partition(":")[2])
@@ -1012,14 +1034,14 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
             s.hands[p].append(n)
             s.hands[p].sort()
             if s.leftover and _exchangeable(s, p):
-                s.push(replace(f, flags=0))
+                s.push(Frame(f.kind, f.seat, f.card, f.ops, 0, f.mask, f.items, f.scope, f.tag))
             elif f.items:
                 s.push(Frame("leftover", seat=f.items[0], items=f.items[1:]))
         else:
             n = int(option.partition(":")[2])
             s.hands[p].remove(n)
             s.discard.append(n)
-            s.push(replace(f, flags=1))
+            s.push(Frame(f.kind, f.seat, f.card, f.ops, 1, f.mask, f.items, f.scope, f.tag))
     elif kind == "media_benefit":
         _apply_media_benefit(s, f, option)
     elif kind == "debt":
@@ -1028,7 +1050,7 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
         O.set_control(s, c, NOBODY)
         left = f.ops - O.stability_for(s, c, BLOC_OF[p])
         if left > 0 and any(x == p for x in s.control):
-            s.push(replace(f, ops=left))
+            s.push(Frame(f.kind, f.seat, f.card, left, f.flags, f.mask, f.items, f.scope, f.tag))
     elif kind == "declare":
         if option != "pass":
             n = int(option.partition(":")[2])
@@ -1082,4 +1104,16 @@ def _apply_media_benefit(s: NcwState, f: Frame, option: str) -> None:
         return
     O.set_control(s, c, NOBODY if s.control[c] >= 0 else p)
     if f.ops > 1:
-        s.push(replace(f, ops=f.ops - 1, flags=f.flags | MB_POS_ONLY))
+        s.push(
+            Frame(
+                f.kind,
+                f.seat,
+                f.card,
+                f.ops - 1,
+                f.flags | MB_POS_ONLY,
+                f.mask,
+                f.items,
+                f.scope,
+                f.tag,
+            )
+        )

@@ -9,14 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TypeVar
 
 from warroom.engine.model import Option
 from warroom.games.ncw.bots import hooks as H
 from warroom.games.ncw.content import Tables, tables
 from warroom.games.ncw.state import ALLY_OF, BLOC_OF, BLUE, CHINA, NOBODY, POWERS, Frame, NcwState
 
-_O = TypeVar("_O")
 _OPTIONS: dict[tuple[str, str], Option] = {}
 
 
@@ -437,11 +435,8 @@ class _Static:
     pos: tuple[tuple[str, str], ...]
     coup: tuple[tuple[str, str], ...]
     token: tuple[tuple[str, str], ...]
-    pos_o: tuple[Option, ...]
-    coup_o: tuple[Option, ...]
-    token_o: tuple[Option, ...]
-    empty: tuple[tuple[tuple[tuple[str, str], ...], ...], ...]
-    empty_o: tuple[tuple[tuple[Option, ...], ...], ...]
+    kinds: tuple[tuple[Option, ...], tuple[Option, ...], tuple[Option, ...]]
+    ops_cap: int
     region_countries: tuple[tuple[int, ...], ...]
     country_value: tuple[int, ...]
     rewarded: tuple[tuple[int, ...], ...]
@@ -453,35 +448,22 @@ def _static() -> _Static:
     pos = tuple((f"pos:{c.id}", f"Move {c.name} one position") for c in t.countries)
     coup = tuple((f"coup:{c.id}", f"Coup d'etat in {c.name}") for c in t.countries)
     token = tuple((f"token:{c.id}", f"Stability token in {c.name}") for c in t.countries)
-    stab = tuple(t.stability)
-    n = len(t.countries)
-
-    def empty(
-        pos_t: Sequence[_O], token_t: Sequence[_O], bloc: int, ops: int
-    ) -> tuple[tuple[_O, ...], ...]:
-        """What an uncontrolled, token-free, unmodified country offers `bloc` for `ops` OPs."""
-        rows: list[tuple[_O, ...]] = []
-        for c in range(n):
-            base = stab[c][bloc]
-            rows.append(((pos_t[c],) if base <= ops else ()) + ((token_t[c],) if base > 1 else ()))
-        return tuple(rows)
-
-    pos_o = tuple(option_of(x) for x in pos)
-    token_o = tuple(option_of(x) for x in token)
+    lower = tuple(min(x) for x in t.stability)
     return _Static(
-        empty=tuple(empty(pos, token, b, k) for b in (0, 1) for k in range(5)),
-        empty_o=tuple(empty(pos_o, token_o, b, k) for b in (0, 1) for k in range(5)),
-        n=n,
+        n=len(t.countries),
         region=tuple(t.country_region),
         stab=tuple(t.stability),
-        lower=tuple(min(x) for x in t.stability),
+        lower=lower,
         orbit=tuple(t.country_orbit),
         pos=pos,
         coup=coup,
         token=token,
-        pos_o=pos_o,
-        coup_o=tuple(option_of(x) for x in coup),
-        token_o=token_o,
+        kinds=(
+            tuple(map(option_of, pos)),
+            tuple(map(option_of, coup)),
+            tuple(map(option_of, token)),
+        ),
+        ops_cap=max(max(st) + 1 + low for st, low in zip(t.stability, lower, strict=True)),
         region_countries=tuple(tuple(x) for x in t.region_countries),
         country_value=tuple(t.country_value),
         rewarded=tuple(
@@ -514,8 +496,7 @@ def _blocked_for(s: NcwState, p: int) -> tuple[int, frozenset[int]]:
 
 def ops_options(s: NcwState, f: Frame, only: int | None = None) -> list[tuple[str, str]]:
     """Legal actions for an "ops" frame as (id, label); `only` limits the countries examined."""
-    st = _static()
-    out = _collect(s, f, only, st.pos, st.coup, st.token, st.empty)
+    out = [(o.id, o.label) for o in _collect(s, f, only)]
     if only is None:
         _track_options(s, f, out)
     return out
@@ -523,104 +504,155 @@ def ops_options(s: NcwState, f: Frame, only: int | None = None) -> list[tuple[st
 
 def ops_option_objects(s: NcwState, f: Frame) -> tuple[Option, ...]:
     """`ops_options` as shared immutable `Option` objects (what a Decision holds)."""
-    st = _static()
-    out = _collect(s, f, None, st.pos_o, st.coup_o, st.token_o, st.empty_o)
+    out = _collect(s, f, None)
     track: list[tuple[str, str]] = []
     _track_options(s, f, track)
     out.extend(map(option_of, track))
     return tuple(out)
 
 
-def _collect(
-    s: NcwState,
-    f: Frame,
-    only: int | None,
-    pos_l: Sequence[_O],
-    coup_l: Sequence[_O],
-    token_l: Sequence[_O],
-    empty_l: Sequence[Sequence[Sequence[_O]]],
-) -> list[_O]:
-    """The country actions of an "ops" frame, as items of the given per-country tables.
+_POS, _COUP, _TOKEN = 0, 1, 2
+"""Country action kinds, indexing `_Static.kinds`."""
 
-    Inlines `pos_cost`, `coup_possible`, `coup_cost` and `token_action` over precomputed
-    per-country facts (the same rules; tests compare it with `reference_ops_options`).
+
+def _country_actions(
+    p: int,
+    ctrl: int,
+    tok: int,
+    ops: int,
+    can_coup: bool,
+    one_per_region: bool,
+    orb: int,
+    base: int,
+    low: int,
+    pd: int,
+) -> tuple[int, ...]:
+    """The action kinds p may take in one country with `ops` OPs.
+
+    Inlines `pos_cost`, `coup_possible`, `coup_cost` and `token_action` given the country's
+    controller, token, ORBIT owner, stability for p's bloc, lower stability and permanent
+    destabilization (the same rules; tests compare it with `reference_ops_options`).
+    """
+    bloc = BLOC_OF[p]
+    out: list[int] = []
+    if ctrl != p:
+        cost = base
+        destab_for_me = False
+        if tok:
+            tbloc = tok - 1
+            if ctrl >= 0 and BLOC_OF[ctrl] == tbloc:
+                if tbloc != bloc:
+                    cost = base + 1
+            elif tbloc == bloc:
+                destab_for_me = True
+                cost = base - 1 if base > 1 else 1
+        elif pd == bloc:
+            destab_for_me = True
+            cost = base - 1 if base > 1 else 1
+        if cost <= ops and not (one_per_region and cost > 1):
+            out.append(_POS)
+        if (
+            ctrl >= 0
+            and can_coup
+            and (base <= 2 or (base == 3 and orb >= 0 and destab_for_me))
+            and cost + low <= ops
+        ):
+            out.append(_COUP)
+    if tok:
+        if tok - 1 != bloc:
+            out.append(_TOKEN)
+    elif ((ctrl >= 0 and BLOC_OF[ctrl] == bloc) or base > 1) and not (
+        bloc == BLUE and pd == 1 - BLUE
+    ):
+        out.append(_TOKEN)
+    return tuple(out)
+
+
+@cache
+def _action_table(
+    p: int, ops: int, can_coup: bool, one_per_region: bool
+) -> tuple[tuple[Option, ...], ...]:
+    """Every country's options for p, indexed by `c * 15 + (controller + 1) * 3 + token`.
+
+    Valid for a country without an ORBIT override or a permanent destabilization.
+    """
+    st = _static()
+    bloc = BLOC_OF[p]
+    rows: list[tuple[Option, ...]] = []
+    for c in range(st.n):
+        base, low, orb = st.stab[c][bloc], st.lower[c], st.orbit[c]
+        for ctrl in range(-1, 4):
+            for tok in range(3):
+                kinds = _country_actions(
+                    p, ctrl, tok, ops, can_coup, one_per_region, orb, base, low, -1
+                )
+                rows.append(tuple(st.kinds[k][c] for k in kinds))
+    return tuple(rows)
+
+
+def _collect(s: NcwState, f: Frame, only: int | None) -> list[Option]:
+    """The country actions of an "ops" frame, in country order.
+
+    Countries read a table built once per (power, OPs, coup mode); those with an ORBIT
+    override or a permanent destabilization go through `_country_actions`, and those the
+    frame already moved or a block forbids offer nothing.
     """
     st = _static()
     p, ops, flags = f.seat, f.ops, f.flags
-    out: list[_O] = []
-    touched = f.items
-    countries: Sequence[int]
-    if only is not None:
-        countries = (only,) if not f.scope or only in f.scope else ()
-    else:
-        countries = f.scope or _accessible(s.access[p])
-    one_per_region = flags & OPF_ONE_PER_REGION
-    skip_regions = ~s.access[p]
-    if one_per_region:
-        skip_regions |= f.mask
+    one_per_region = bool(flags & OPF_ONE_PER_REGION)
+    skip_regions = f.mask if one_per_region else 0
     blocked_countries: frozenset[int] = frozenset()
     if s.blocks:
         blocked_regions, blocked_countries = _blocked_for(s, p)
         skip_regions |= blocked_regions
-    control, token = s.control, s.token
-    bloc = BLOC_OF[p]
-    overrides = s.orbit_override
-    perm = s.perm_destab
-    stab_all, lower, orbit, regions = st.stab, st.lower, st.orbit, st.region
-    can_coup = not flags & OPF_NO_COUP and not one_per_region and s.coups_left[p] > 0
-    bloc_of = BLOC_OF
-    empty_row = None if one_per_region else empty_l[bloc * 5 + min(ops, 4)]
-    special = overrides.keys() | perm.keys() if overrides or perm else None
-    for c in countries:
-        if skip_regions >> regions[c] & 1:
-            continue
-        if touched and c in touched:
-            continue
-        if blocked_countries and c in blocked_countries:
-            continue
-        ctrl = control[c]
-        tok = token[c]
-        if ctrl < 0 and not tok and empty_row is not None and (special is None or c not in special):
-            out.extend(empty_row[c])
-            continue
-        if overrides and c in overrides:
-            orb = overrides[c]
-            base = lower[c] if orb < 0 else stab_all[c][bloc]
+    countries: Sequence[int]
+    if only is None and not f.scope:
+        countries = _accessible(s.access[p] & ~skip_regions)
+    else:
+        if only is not None:
+            countries = (only,) if not f.scope or only in f.scope else ()
         else:
-            orb = orbit[c]
-            base = stab_all[c][bloc]
-        pd = perm.get(c, -1) if perm else -1
-        if ctrl != p:
-            cost = base
-            destab_for_me = False
-            if tok:
-                tbloc = tok - 1
-                if ctrl >= 0 and bloc_of[ctrl] == tbloc:
-                    if tbloc != bloc:
-                        cost = base + 1
-                elif tbloc == bloc:
-                    destab_for_me = True
-                    cost = base - 1 if base > 1 else 1
-            elif pd == bloc:
-                destab_for_me = True
-                cost = base - 1 if base > 1 else 1
-            if cost <= ops and not (one_per_region and cost > 1):
-                out.append(pos_l[c])
-            if (
-                ctrl >= 0
-                and can_coup
-                and (base <= 2 or (base == 3 and orb >= 0 and destab_for_me))
-                and cost + lower[c] <= ops
-            ):
-                out.append(coup_l[c])
-        if tok:
-            if tok - 1 != bloc:
-                out.append(token_l[c])
-        elif ((ctrl >= 0 and bloc_of[ctrl] == bloc) or base > 1) and not (
-            bloc == BLUE and pd == 1 - BLUE
-        ):
-            out.append(token_l[c])
-    return out
+            countries = f.scope
+        skip_regions |= ~s.access[p]
+        regions = st.region
+        countries = [c for c in countries if not skip_regions >> regions[c] & 1]
+    can_coup = not flags & OPF_NO_COUP and not one_per_region and s.coups_left[p] > 0
+    table = _action_table(p, min(ops, st.ops_cap), can_coup, one_per_region)
+    control, token = s.control, s.token
+    overrides, perm = s.orbit_override, s.perm_destab
+    patch: dict[int, tuple[Option, ...]] = {}
+    if overrides or perm:
+        bloc = BLOC_OF[p]
+        for c in overrides.keys() | perm.keys():
+            if c in overrides:
+                orb = overrides[c]
+                base = st.lower[c] if orb < 0 else st.stab[c][bloc]
+            else:
+                orb, base = st.orbit[c], st.stab[c][bloc]
+            kinds = _country_actions(
+                p,
+                control[c],
+                token[c],
+                ops,
+                can_coup,
+                one_per_region,
+                orb,
+                base,
+                st.lower[c],
+                perm.get(c, -1),
+            )
+            patch[c] = tuple(st.kinds[k][c] for k in kinds)
+    for c in f.items:
+        patch[c] = ()
+    for c in blocked_countries:
+        patch[c] = ()
+    if not patch:
+        return [o for c in countries for o in table[c * 15 + control[c] * 3 + token[c] + 3]]
+    return [
+        o
+        for c in countries
+        for o in (patch[c] if c in patch else table[c * 15 + control[c] * 3 + token[c] + 3])
+    ]
 
 
 def reference_ops_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
