@@ -69,6 +69,9 @@ class Settings(BaseSettings):
     # Per-token rate limit: a token bucket of `game_rate_burst` refilled at `game_rate_per_second`.
     game_rate_per_second: float = 50.0
     game_rate_burst: int = 100
+    # The buckets live in Redis (shared by every replica); a replica takes up to this many
+    # tokens at once (at most a tenth of the burst) and spends them locally for 0.5 s.
+    game_rate_lease: int = 8
     # Snapshot every N versions (only at versions without undo history).
     game_snapshot_every: int = 25
     # Spectators may fetch a replay this long after the game ended.
@@ -81,6 +84,10 @@ class Settings(BaseSettings):
     game_commit_parallel: int = 2
     # Lifetime of the Redis per-game writer lock (milliseconds).
     game_lock_ms: int = 5000
+    # A bot turn still unanswered this long after it was sent is sent again (lost task), by
+    # the beat task `warroom.game.resend_bot_turns`, which runs every `game_bot_sweep_seconds`.
+    game_bot_resend_seconds: float = 60.0
+    game_bot_sweep_seconds: float = 30.0
 
     def register_extra_games(self) -> None:
         """Register `extra_games` in the rules registry."""

@@ -38,6 +38,7 @@ from services.game import errors, metrics
 from services.game.batch import Batcher
 from services.game.hot import Hot, LockTimeout
 from services.game.models import ACTIVE, FINISHED, ActionRow, GameRow, GameSeatRow
+from services.game.ratelimit import SharedRateLimiter
 from services.game.store import Append, Conflict, Loaded, Store, now
 from warroom.api import convert, kinds
 from warroom.engine.errors import RulesError
@@ -231,28 +232,6 @@ def _clock(row: GameSeatRow) -> dict[str, Any] | None:
     return clock
 
 
-class RateLimiter:
-    """Per-token token buckets (per replica)."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.buckets: dict[str, tuple[float, float]] = {}
-
-    def take(self, token: str) -> float:
-        """0 when allowed, else the seconds to wait."""
-        stamp = time.monotonic()
-        level, last = self.buckets.get(token, (self.burst, stamp))
-        level = min(self.burst, level + (stamp - last) * self.rate)
-        if level < 1.0:
-            self.buckets[token] = (level, stamp)
-            return (1.0 - level) / self.rate
-        self.buckets[token] = (level - 1.0, stamp)
-        if len(self.buckets) > 100_000:
-            self.buckets.clear()
-        return 0.0
-
-
 class Authority:
     """The game-state authority of one replica."""
 
@@ -271,7 +250,13 @@ class Authority:
         self.games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.pool = ThreadPoolExecutor(max(2, settings.db_pool_size), thread_name_prefix="game-db")
-        self.limiter = RateLimiter(settings.game_rate_per_second, settings.game_rate_burst)
+        self.limiter = SharedRateLimiter(
+            client,
+            settings.redis_prefix,
+            settings.game_rate_per_second,
+            settings.game_rate_burst,
+            settings.game_rate_lease,
+        )
         self.committer: Batcher[tuple[str, int, Append], None] = Batcher(
             self._commit_many, settings.game_commit_parallel, limit=128
         )
@@ -299,9 +284,9 @@ class Authority:
             self._pubsub = None
         self.pool.shutdown(wait=False)
 
-    def limit(self, token: str) -> None:
-        """Apply the per-token rate limit."""
-        wait = self.limiter.take(token)
+    async def limit(self, token: str) -> None:
+        """Apply the per-token rate limit (shared by every replica)."""
+        wait = await self.limiter.take(token)
         if wait > 0:
             raise errors.exhausted(f"too many requests for this token: retry in {wait:.2f}s", wait)
 
@@ -694,7 +679,7 @@ class Authority:
         """GetView."""
         live = await self.get(game_id)
         caller = await self.authenticate(live, token)
-        self.limit(token)
+        await self.limit(token)
         await self.sync(live)
         if caller.seat is None:
             frame = await self.frame_at(live, self._spectator_head(live))
@@ -807,7 +792,7 @@ class Authority:
             )
         live = await self.get(game_id)
         caller = await self.authenticate(live, token)
-        self.limit(token)
+        await self.limit(token)
         if caller.seat is None:
             raise errors.denied("SPECTATOR", "a spectator token cannot act", game_id=game_id)
         seat = caller.seat
@@ -893,6 +878,8 @@ class Authority:
                     await self.hot.unlock(game_id, fence)
         metrics.ACTIONS.labels(live.row.rules_id).inc()
         await self._finish(live)
+        if caller.bot:
+            await self.hot.bot_turn_done(game_id, seat)
         await self._dispatch(live, plan)
         return frame.version, self.seat_view(live, seat, frame)
 
@@ -921,7 +908,7 @@ class Authority:
         """Resign: the game ends with this seat (and its team) last."""
         live = await self.get(game_id)
         caller = await self.authenticate(live, token)
-        self.limit(token)
+        await self.limit(token)
         if caller.seat is None:
             raise errors.denied("SPECTATOR", "a spectator cannot resign", game_id=game_id)
         async with live.lock:
@@ -1020,6 +1007,11 @@ class Authority:
         if not plan.bots and not plan.clocks:
             return
         version = live.version
+        if plan.bots:
+            try:
+                await self.hot.bot_turns_sent(live.id, plan.bots, time.time())
+            except Exception:
+                log.exception("could not record the bot turns sent", game_id=live.id)
 
         def send() -> None:
             for seat in plan.bots:
@@ -1032,6 +1024,38 @@ class Authority:
         except Exception:
             log.exception("could not schedule background work", game_id=live.id)
 
+    async def resend_bot_turns(self, older_than: float, limit: int = 1000) -> int:
+        """Re-send the bot turns sent more than `older_than` seconds ago and still owed.
+
+        A bot turn task can be lost (a worker died, the broker lost it). Answered turns
+        leave the waiting set when the bot's action commits; what is left and old is sent
+        again (the bot task is idempotent by seat and version), and entries whose seat owes
+        nothing any more are dropped. Returns how many turns were sent again.
+        """
+        resent = 0
+        for game_id, seat in await self.hot.bot_turns_waiting(time.time() - older_than, limit):
+            fresh = game_id not in self.games
+            try:
+                live = await self.get(game_id)
+                if not fresh:
+                    await self.sync(live)
+            except errors.GameError:
+                await self.hot.bot_turn_done(game_id, seat)
+                continue
+            owed = (
+                live.pending_for(seat) is not None
+                and seat < len(live.seats)
+                and live.seats[seat].controller == BOT
+            )
+            if not owed:
+                await self.hot.bot_turn_done(game_id, seat)
+                continue
+            if not fresh:  # a fresh load re-sent what the decision owes already
+                await self._dispatch(live, Plan(bots=[seat]))
+            log.info("bot turn sent again", game_id=game_id, seat=seat, version=live.version)
+            resent += 1
+        return resent
+
     # ------------------------------------------------------------------ watch
     async def watch(
         self, game_id: str, token: str, from_version: int
@@ -1039,7 +1063,7 @@ class Authority:
         """WatchGame: seat-filtered updates from `from_version` on, ending when the game ends."""
         live = await self.get(game_id)
         caller = await self.authenticate(live, token)
-        self.limit(token)
+        await self.limit(token)
         viewer = caller.seat
         await self.subscribe(game_id)
         live.watchers += 1
@@ -1132,7 +1156,7 @@ class Authority:
         """GetReplay: players after the end, spectators past the configured delay."""
         live = await self.get(game_id)
         caller = await self.authenticate(live, token)
-        self.limit(token)
+        await self.limit(token)
         await self.sync(live)
         if live.result is None:
             raise errors.precondition(

@@ -165,6 +165,30 @@ class Hot:
         """Drop the lock without a new version."""
         await self._releases((game_id, fence, -1, ""))
 
+    def bot_wait_key(self) -> str:
+        """The sorted set of bot turns sent and not yet answered ("game:seat" -> time sent)."""
+        return f"{self.prefix}game:botwait"
+
+    async def bot_turns_sent(self, game_id: str, seats: list[int], at: float) -> None:
+        """Record that bot turns were sent for these seats at `at` (epoch seconds)."""
+        await self.client.zadd(self.bot_wait_key(), {f"{game_id}:{seat}": at for seat in seats})
+
+    async def bot_turn_done(self, game_id: str, seat: int) -> None:
+        """The bot seat answered (or owes nothing any more)."""
+        await self.client.zrem(self.bot_wait_key(), f"{game_id}:{seat}")
+
+    async def bot_turns_waiting(self, sent_before: float, limit: int) -> list[tuple[str, int]]:
+        """Bot turns sent before `sent_before` and not answered: (game id, seat), oldest first."""
+        raw = await self.client.zrangebyscore(
+            self.bot_wait_key(), "-inf", sent_before, start=0, num=limit
+        )
+        out = []
+        for member in raw:
+            text = member.decode() if isinstance(member, bytes) else str(member)
+            game_id, _, seat = text.rpartition(":")
+            out.append((game_id, int(seat)))
+        return out
+
     async def publish(self, game_id: str, update: dict[str, Any]) -> None:
         """Publish an update message (seat control changes, no new version)."""
         await self.client.publish(self.channel(game_id), json.dumps(update))

@@ -13,6 +13,7 @@ from celery import Celery
 
 BOT_TASK = "warroom.bots.play_turn"
 CLOCK_TASK = "warroom.game.clock_expired"
+RESEND_TASK = "warroom.game.resend_bot_turns"
 
 
 class CeleryScheduler:

@@ -1,14 +1,32 @@
-"""Celery tasks of the game authority: `warroom.game.clock_expired`."""
+"""Celery tasks of the game authority (queue `game`).
+
+`warroom.game.clock_expired` checks a seat's clock at its ETA; `warroom.game.resend_bot_turns`
+runs from Celery beat every `game_bot_sweep_seconds` and sends again the bot turns left
+unanswered longer than `game_bot_resend_seconds` (a lost task); any number of workers may run
+it at once, since a duplicate bot turn is harmless.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
 from services.common.celery_app import app
 from services.common.db import make_engine
 from services.common.redisio import async_redis
 from services.common.settings import Settings, get_settings
-from services.game.scheduler import CLOCK_TASK, CeleryScheduler
+from services.game.scheduler import CLOCK_TASK, RESEND_TASK, CeleryScheduler
+
+if TYPE_CHECKING:
+    from services.game.authority import Scheduler
+
+app.conf.beat_schedule = {
+    **(app.conf.beat_schedule or {}),
+    "game-resend-bot-turns": {
+        "task": RESEND_TASK,
+        "schedule": float(get_settings().game_bot_sweep_seconds),
+    },
+}
 
 
 async def expire(
@@ -30,7 +48,30 @@ async def expire(
         engine.dispose()
 
 
+async def resend(settings: Settings, scheduler: Scheduler | None = None) -> int:
+    """Send again the bot turns unanswered for longer than the bound (worker side)."""
+    from celery import current_app
+
+    from services.game.authority import Authority
+
+    engine = make_engine(settings.database_url, settings.db_schema)
+    client = async_redis(settings)
+    authority = Authority(settings, engine, client, scheduler or CeleryScheduler(current_app))
+    try:
+        return await authority.resend_bot_turns(settings.game_bot_resend_seconds)
+    finally:
+        await authority.close()
+        await client.aclose()  # type: ignore[attr-defined]
+        engine.dispose()
+
+
 @app.task(name=CLOCK_TASK, ignore_result=True, shared=False)
 def clock_expired(game_id: str, seat: int, decision_id: str, version: int) -> str:
     """A seat's clock may have run out: hand it to a bot or forfeit (stale timers do nothing)."""
     return asyncio.run(expire(get_settings(), game_id, seat, decision_id, version))
+
+
+@app.task(name=RESEND_TASK, ignore_result=True, shared=False)
+def resend_bot_turns() -> int:
+    """Beat: send again the bot turns left unanswered too long."""
+    return asyncio.run(resend(get_settings()))
