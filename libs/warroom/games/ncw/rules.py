@@ -155,6 +155,25 @@ class NewColdWarRules(Rules[NcwState]):
         ranks = {p: 0 if p in winners else 1 + others.index(state.vp[p]) for p in range(4)}
         return Result({p: float(state.vp[p]) for p in range(4)}, winners, ranks, state.reason)
 
+    def resign(self, state: NcwState, seat: int) -> Result:
+        """A power resigns (the game authority's resign hook): it alone ranks last.
+
+        Victory is individual (allies never share a win), so the ally is not ranked down
+        with it: the other three rank as at the end of the game, by VP, then prestige, then
+        the media track (the key of `flow.finish`); the best win, ties sharing.
+        """
+        from warroom.games.ncw.ops import media_pos
+
+        def key(p: int) -> tuple[int, int, int]:
+            return (state.vp[p], state.prestige[p], media_pos(state, p))
+
+        others = [p for p in range(4) if p != seat]
+        levels = sorted({key(p) for p in others}, reverse=True)
+        ranks = {p: levels.index(key(p)) for p in others}
+        ranks[seat] = len(levels)
+        winners = frozenset(p for p in others if ranks[p] == 0)
+        return Result({p: float(state.vp[p]) for p in range(4)}, winners, ranks, "resignation")
+
     def state_message_type(self) -> type[Message]:
         """ncw_pb2.State."""
         return ncw_pb2.State
