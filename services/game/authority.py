@@ -186,15 +186,15 @@ class LiveGame:
 def resign_result(rules: Rules[Any], state: MatchState[Any], seat: int, reason: str) -> Result:
     """The result when a seat resigns or forfeits.
 
-    A game may define `resign(state, seat) -> Result`; otherwise the seat (and
-    its team) rank last and the other seats rank by `scores(state)` when the
-    rules define it (else they tie for first).
+    A game may define `resign(state, seat) -> Result` (its ranking; the reason is
+    this call's); otherwise the seat (and its team) rank last and the other seats
+    rank by `scores(state)` when the rules define it (else they tie for first).
     """
     hook = getattr(rules, "resign", None)
     if callable(hook):
         result = hook(state.game, seat)
         if isinstance(result, Result):
-            return result
+            return Result(result.scores, result.winners, result.ranks, reason)
     seats = list(rules.seats(state.game))
     team = next((s.team for s in seats if s.index == seat), "")
     losers = {s.index for s in seats if s.index == seat or (team and s.team == team)}

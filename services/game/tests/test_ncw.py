@@ -98,3 +98,27 @@ async def test_full_ncw_game_through_grpc(replica: Replica) -> None:
     rerun = Referee("ncw", replay.seed, replay.variant, dict(replay.options))
     rerun.actions = [Action(a.seat, a.option_id) for a in replay.actions]
     assert rules.encode_bytes(rerun.state().game) == rules.encode_bytes(referee.state().game)
+
+
+@pytest.mark.skipif(not _ncw_available(), reason="warroom.games.ncw.rules does not import yet")
+async def test_ncw_resign_uses_the_game_hook(replica: Replica) -> None:
+    created = await replica.stub.CreateGame(
+        game_pb2.CreateGameRequest(
+            game=common_pb2.GAME_KIND_NEW_COLD_WAR,
+            variant="4p",
+            seed=77,
+            seats=[game_pb2.SeatSpec(player_id=f"p{i}") for i in range(4)],
+        ),
+        metadata=service_metadata(replica.settings),
+    )
+    eu = 1
+    answer = await replica.stub.Resign(
+        game_pb2.ResignRequest(game_id=created.game_id, token=created.seat_tokens[eu])
+    )
+    rules = get_rules("ncw")
+    expected = rules.resign(Referee("ncw", created.seed, "4p").state().game, eu)  # type: ignore[attr-defined]
+    ranks = {s.seat: s.rank for s in answer.result.seats}
+    assert ranks == dict(expected.ranks)
+    assert ranks[eu] == max(ranks.values()) and ranks[0] < ranks[eu], "the ally is not ranked down"
+    assert {s.seat for s in answer.result.seats if s.winner} == set(expected.winners)
+    assert answer.result.reason == "resignation"
