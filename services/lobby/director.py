@@ -19,7 +19,6 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from services.common.logging import get_logger
 from services.lobby import metrics
@@ -32,7 +31,8 @@ from warroom.matchmaking import MatchConfig, Proposal, layouts_for, make_matches
 from warroom.v1 import common_pb2, game_pb2
 
 log = get_logger("lobby.director")
-RECORD_CHUNK = 500
+RECORD_CHUNK = 250
+_json_str = json.encoder.encode_basestring_ascii
 
 
 def match_config(lobby: LobbySettings) -> MatchConfig:
@@ -84,6 +84,7 @@ class Director:
         lobby: LobbySettings,
         game_endpoint: str,
         concurrency: int = 16,
+        record_chunk: int = RECORD_CHUNK,
     ) -> None:
         self.queue = queue
         self.store = store
@@ -92,6 +93,7 @@ class Director:
         self.game_endpoint = game_endpoint
         self.config = match_config(lobby)
         self.concurrency = concurrency
+        self.record_chunk = record_chunk
 
     async def cycle(self, game: str, queue_name: str | None = None) -> CycleReport:
         """One matchmaking cycle of the pool of `game` (returns what it did)."""
@@ -184,12 +186,14 @@ class Director:
     async def start_matches(
         self, matches: Sequence[tuple[str, Proposal]], names: dict[str, str]
     ) -> list[str]:
-        """Create the games of claimed matches (concurrently), record them in one SQL
-        transaction, then assign their tickets in one Redis round trip.
+        """Create the games of claimed matches and commit them chunk by chunk.
 
-        Per match: "started"; "aborted" when a ticket was cancelled (or its claim lapsed)
-        meanwhile, its other tickets going back to the pool; "failed" when the game could not
-        be created or recorded, every ticket going back to the pool.
+        `concurrency` CreateGame calls are in flight at once, in match order; as soon as
+        every game of a chunk of `record_chunk` matches exists, the chunk is recorded in one
+        SQL transaction and then assigned in one Redis call, while later games are still
+        being created. Per match: "started"; "aborted" when a ticket was cancelled (or its
+        claim lapsed) meanwhile, its other tickets going back to the pool; "failed" when the
+        game could not be created or recorded, every ticket going back to the pool.
         """
         if not matches:
             return []
@@ -199,70 +203,93 @@ class Director:
         if missing:
             found = await asyncio.to_thread(self.store.players, missing)
             names = {**names, **{k: v.display_name for k, v in found.items()}}
-        gate = asyncio.Semaphore(self.concurrency)
+        n = len(matches)
+        results = ["failed"] * n
+        created: list[game_pb2.CreateGameResponse | None] = [None] * n
+        size = self.record_chunk
+        chunks = [(lo, min(lo + size, n)) for lo in range(0, n, size)]
+        left = [hi - lo for lo, hi in chunks]
+        ready = [asyncio.Event() for _ in chunks]
+        order = iter(range(n))
 
-        async def create(match_id: str, proposal: Proposal) -> game_pb2.CreateGameResponse | None:
-            async with gate:
+        async def creator() -> None:
+            for i in order:
+                mid, proposal = matches[i]
                 try:
-                    return await self.games.create_game(self.request(match_id, proposal, names))
+                    created[i] = await self.games.create_game(self.request(mid, proposal, names))
                 except Exception:
-                    log.exception("game creation failed", match_id=match_id)
-                    return None
+                    log.exception("game creation failed", match_id=mid)
+                chunk = i // size
+                left[chunk] -= 1
+                if not left[chunk]:
+                    ready[chunk].set()
 
-        created = await asyncio.gather(*(create(mid, p) for mid, p in matches))
-        results = ["failed"] * len(matches)
-        records = []
-        for (mid, proposal), response in zip(matches, created, strict=True):
+        async def committer() -> None:
+            for chunk, (lo, hi) in enumerate(chunks):
+                await ready[chunk].wait()
+                await self._commit(matches, names, created, results, lo, hi)
+
+        await asyncio.gather(committer(), *(creator() for _ in range(min(self.concurrency, n))))
+        return results
+
+    async def _commit(
+        self,
+        matches: Sequence[tuple[str, Proposal]],
+        names: dict[str, str],
+        created: Sequence[game_pb2.CreateGameResponse | None],
+        results: list[str],
+        lo: int,
+        hi: int,
+    ) -> None:
+        """Record matches lo..hi whose games exist in SQL, then assign their tickets; return
+        the tickets of the others to the pool and close their tables."""
+        records: list[MatchRecord] = []
+        finals: list[tuple[str, str, str, dict[str, str]]] = []
+        for i in range(lo, hi):
+            response = created[i]
             if response is None:
                 continue
-            plans = [
-                SeatPlan(
-                    s.seat,
-                    s.side,
-                    s.team,
-                    player_id=s.player_id,
-                    display_name=names.get(s.player_id) if s.player_id else None,
-                    bot=s.bot,
-                )
-                for s in proposal.seats
-            ]
+            mid, proposal = matches[i]
             records.append(
                 MatchRecord(
                     mid,
                     proposal.game_id,
                     proposal.variant,
                     response.game_id,
-                    plans,
+                    [
+                        SeatPlan(
+                            s.seat,
+                            s.side,
+                            s.team,
+                            player_id=s.player_id,
+                            display_name=names.get(s.player_id) if s.player_id else None,
+                            bot=s.bot,
+                        )
+                        for s in proposal.seats
+                    ],
                     list(response.seat_tokens),
                     response.spectator_token,
                 )
             )
-        finals_by_id = {
-            mid: (mid, response.game_id, proposal.variant, self.assignments(proposal, response))
-            for (mid, proposal), response in zip(matches, created, strict=True)
-            if response is not None
-        }
-        verdicts: dict[str, tuple[bool, str]] = {}
-        pending: asyncio.Task[list[tuple[bool, str]]] | None = None
-        pending_ids: list[str] = []
-        # record chunk k in SQL while chunk k-1 is being assigned in Redis
-        for start in range(0, len(records), RECORD_CHUNK):
-            chunk = records[start : start + RECORD_CHUNK]
-            try:
-                await asyncio.to_thread(self.store.record_matches, chunk)
-            except Exception:
-                log.exception("recording matches failed")
-                chunk = []
-            if pending is not None:
-                verdicts.update(zip(pending_ids, await pending, strict=True))
-            pending_ids = [r.match_id for r in chunk]
-            pending = asyncio.create_task(
-                self.queue.finalize_many([finals_by_id[m] for m in pending_ids])
+            finals.append(
+                (mid, response.game_id, proposal.variant, self.assignments(proposal, response))
             )
-        if pending is not None:
-            verdicts.update(zip(pending_ids, await pending, strict=True))
+        try:
+            await asyncio.to_thread(self.store.record_matches, records)
+        except Exception:
+            log.exception("recording matches failed")
+            finals = []
+        try:
+            outcome = await self.queue.finalize_many(finals)
+        except Exception:
+            # the assignment may or may not have happened: like a director that died here,
+            # leave the claims to lapse (the reaper returns tickets still claimed)
+            log.exception("assigning matches failed")
+            return
+        verdicts = dict(zip((f[0] for f in finals), outcome, strict=True))
         closing: list[tuple[str, str]] = []
-        for i, (mid, _proposal) in enumerate(matches):
+        for i in range(lo, hi):
+            mid = matches[i][0]
             verdict = verdicts.get(mid)
             if verdict is None:
                 await self.queue.release(mid)
@@ -274,9 +301,8 @@ class Director:
                 closing.append((mid, f"aborted: {verdict[1]}"))
                 log.info("match aborted", match_id=mid, why=verdict[1], returned=returned)
                 results[i] = "aborted"
-        for mid, reason in closing:
-            await asyncio.to_thread(self.store.close, mid, reason)
-        return results
+        if closing:
+            await asyncio.to_thread(self.store.close_many, closing)
 
     def request(
         self, match_id: str, proposal: Proposal, names: dict[str, str]
@@ -303,18 +329,19 @@ class Director:
 
     def assignments(
         self, proposal: Proposal, created: game_pb2.CreateGameResponse
-    ) -> dict[str, tuple[list[str], str]]:
-        """Per ticket: its players and the JSON of each one's assignment."""
-        per_ticket: dict[str, dict[str, Any]] = {t: {} for t in proposal.ticket_ids}
+    ) -> dict[str, str]:
+        """Per ticket: the JSON of each of its players' assignment (player -> seat, side,
+        seat token), as `json.dumps` writes it compactly."""
+        parts: dict[str, list[str]] = {t: [] for t in proposal.ticket_ids}
+        tokens = created.seat_tokens
         for seat in proposal.seats:
             if seat.player_id is None or seat.ticket_id is None:
                 continue
-            per_ticket[seat.ticket_id][seat.player_id] = {
-                "seat": seat.seat,
-                "side": seat.side,
-                "token": created.seat_tokens[seat.seat],
-            }
-        return {t: (list(a), json.dumps(a, separators=(",", ":"))) for t, a in per_ticket.items()}
+            parts[seat.ticket_id].append(
+                f'{_json_str(seat.player_id)}:{{"seat":{seat.seat:d},'
+                f'"side":{_json_str(seat.side)},"token":{_json_str(tokens[seat.seat])}}}'
+            )
+        return {t: "{" + ",".join(p) + "}" for t, p in parts.items()}
 
 
 def assignment_message(

@@ -38,6 +38,7 @@ TERMINAL = (MATCHED, CANCELLED, EXPIRED)
 
 _LUA_HELPERS = """
 local P = ARGV[1]
+local BATCH = 1000
 local function tkey(tid) return P .. 't:' .. tid end
 local function poolkey(g, q) return P .. 'pool:' .. g .. ':' .. q end
 local function datakey(g, q) return P .. 'pooldata:' .. g .. ':' .. q end
@@ -108,13 +109,16 @@ return st
 )
 
 # KEYS: fence key. ARGV: P, fence token, claim deadline, game, queue, then a JSON list of
-# [match id, [ticket ids]] (one argument: packing thousands of arguments is slow).
+# [match id, [ticket ids]] (one argument: packing thousands of arguments is slow). The
+# claimed tickets leave the pool in batched ZREM/HDEL calls.
 _CLAIM = (
     _LUA_HELPERS
     + """
 if redis.call('GET', KEYS[1]) ~= ARGV[2] then return {-1} end
 local g, q = ARGV[4], ARGV[5]
 local results = {}
+local gone = {}
+local deadlines = {}
 for _, match in ipairs(cjson.decode(ARGV[6])) do
   local mid, tids = match[1], match[2]
   local ok = 1
@@ -124,13 +128,21 @@ for _, match in ipairs(cjson.decode(ARGV[6])) do
   if ok == 1 then
     for _, tid in ipairs(tids) do
       redis.call('HSET', tkey(tid), 'status', 'claimed', 'match', mid)
-      redis.call('ZREM', poolkey(g, q), tid)
-      redis.call('HDEL', datakey(g, q), tid)
+      gone[#gone + 1] = tid
     end
-    redis.call('ZADD', P .. 'claims', ARGV[3], mid)
+    deadlines[#deadlines + 1] = ARGV[3]
+    deadlines[#deadlines + 1] = mid
     redis.call('HSET', P .. 'claim:' .. mid, 'tickets', cjson.encode(tids), 'game', g, 'queue', q)
   end
   results[#results + 1] = ok
+end
+for i = 1, #gone, BATCH do
+  local last = math.min(i + BATCH - 1, #gone)
+  redis.call('ZREM', poolkey(g, q), unpack(gone, i, last))
+  redis.call('HDEL', datakey(g, q), unpack(gone, i, last))
+end
+for i = 1, #deadlines, 2 * BATCH do
+  redis.call('ZADD', P .. 'claims', unpack(deadlines, i, math.min(i + 2 * BATCH - 1, #deadlines)))
 end
 return results
 """
@@ -157,14 +169,17 @@ return {'ok'}
 """
 )
 
-# ARGV: P, keep, now, and a JSON list of [match id, game id, variant, [[ticket id, [players],
-# assignment json], ...]]. Claimed tickets are already out of their pool, so only their own
-# keys change.
+# ARGV: P, keep, now, and a JSON list of [match id, game id, variant, [[ticket id,
+# assignment json], ...]]. Claimed tickets are already out of their pool, so only their
+# own keys change; the expiry index and the claims are trimmed in batched calls. A matched
+# ticket's players keep their active-ticket keys until those lapse: every reader of them
+# (enqueue, active_ticket) checks the ticket's status, and the next enqueue replaces them.
 _FINALIZE_MANY = (
     _LUA_HELPERS
     + """
 local results = {}
 local keep, now = ARGV[2], ARGV[3]
+local done, claims = {}, {}
 for _, match in ipairs(cjson.decode(ARGV[4])) do
   local mid, gid, variant, tickets = match[1], match[2], match[3], match[4]
   local verdict = {'ok'}
@@ -180,19 +195,24 @@ for _, match in ipairs(cjson.decode(ARGV[4])) do
       local tid = t[1]
       local key = tkey(tid)
       redis.call('HSET', key, 'status', 'matched', 'ended_at', now, 'game_id', gid,
-        'variant', variant, 'assign', t[3])
+        'variant', variant, 'assign', t[2])
       redis.call('EXPIRE', key, keep)
-      redis.call('ZREM', P .. 'exp', tid)
-      for _, p in ipairs(t[2]) do
-        local pk = P .. 'player:' .. p
-        if redis.call('GET', pk) == tid then redis.call('DEL', pk) end
-      end
       redis.call('PUBLISH', P .. 'ch:' .. tid, 'matched')
+      done[#done + 1] = tid
     end
-    redis.call('ZREM', P .. 'claims', mid)
-    redis.call('DEL', P .. 'claim:' .. mid)
+    claims[#claims + 1] = mid
   end
   results[#results + 1] = verdict
+end
+for i = 1, #done, BATCH do
+  redis.call('ZREM', P .. 'exp', unpack(done, i, math.min(i + BATCH - 1, #done)))
+end
+for i = 1, #claims, BATCH do
+  local last = math.min(i + BATCH - 1, #claims)
+  redis.call('ZREM', P .. 'claims', unpack(claims, i, last))
+  local keys = {}
+  for k = i, last do keys[#keys + 1] = P .. 'claim:' .. claims[k] end
+  redis.call('DEL', unpack(keys))
 end
 return results
 """
@@ -497,12 +517,10 @@ class TicketQueue:
         return False, f"{_s(result[1])} is {_s(result[2])}"
 
     async def finalize_many(
-        self,
-        matches: Sequence[tuple[str, str, str, dict[str, tuple[list[str], str]]]],
-        chunk: int = 250,
+        self, matches: Sequence[tuple[str, str, str, dict[str, str]]], chunk: int = 250
     ) -> list[tuple[bool, str]]:
-        """`finalize` for many matches (match id, game id, variant, ticket -> (players,
-        assignment JSON)): `chunk` matches per script call, all in one pipelined round trip."""
+        """`finalize` for many matches (match id, game id, variant, ticket -> assignment
+        JSON): `chunk` matches per script call, all in one pipelined round trip."""
         if not matches:
             return []
         pipe = self.redis.pipeline(transaction=False)
@@ -510,7 +528,7 @@ class TicketQueue:
         for start in range(0, len(matches), chunk):
             payload = json.dumps(
                 [
-                    [mid, gid, variant, [[t, players, a] for t, (players, a) in tickets.items()]]
+                    [mid, gid, variant, list(tickets.items())]
                     for mid, gid, variant, tickets in matches[start : start + chunk]
                 ]
             )

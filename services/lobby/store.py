@@ -6,7 +6,6 @@ lock the table row (SELECT ... FOR UPDATE) so concurrent joins never overfill a 
 
 from __future__ import annotations
 
-import json
 import secrets
 import uuid
 from collections.abc import Mapping, Sequence
@@ -14,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import psycopg
 from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -477,58 +477,29 @@ class LobbyStore:
         return self.table(match_id)
 
     def record_matches(self, records: Sequence[MatchRecord]) -> None:
-        """Many matchmade games in one transaction (each as a started private table)."""
+        """Many matchmade games in one transaction (each as a started private table).
+
+        On PostgreSQL the tables and seats go in as two COPY streams built as text; a
+        match recorded before (a retried cycle) falls back to the idempotent per-match path.
+        """
         if not records:
             return
-        stamp = now()
-        tables: list[dict[str, Any]] = [
-            {
-                "id": r.match_id,
-                "game": r.game,
-                "variant": r.variant,
-                "options": {},
-                "host_player_id": None,
-                "source": "match",
-                "private": True,
-                "invite_code": None,
-                "allow_spectators": False,
-                "clock": {},
-                "fill_bot": {},
-                "status": STARTED,
-                "game_id": r.game_id,
-                "spectator_token": r.spectator_token or None,
-                "created_at": stamp,
-                "started_at": stamp,
-                "version": 1,
-            }
-            for r in records
-        ]
-        seats: list[dict[str, Any]] = [
-            {
-                "table_id": r.match_id,
-                "index": p.index,
-                "side": p.side,
-                "team": p.team,
-                "player_id": p.player_id,
-                "display_name": p.display_name,
-                "bot_kind": p.bot.kind if p.bot else None,
-                "bot_difficulty": p.bot.difficulty if p.bot else None,
-                "automated": p.automated,
-                "seat_token": token,
-            }
-            for r in records
-            for p, token in zip(r.seats, r.tokens, strict=True)
-        ]
         try:
             with self.sessions.begin() as session:
                 connection = session.connection()
                 if connection.dialect.name == "postgresql":
-                    _copy(connection, TableRow.__tablename__, tables)
-                    _copy(connection, SeatRow.__tablename__, seats)
+                    tables, seats = _match_copy_text(records, now())
+                    raw: Any = connection.connection.driver_connection
+                    with raw.cursor() as cursor:
+                        with cursor.copy(_COPY_TABLES) as copy:
+                            copy.write(tables)
+                        with cursor.copy(_COPY_SEATS) as copy:
+                            copy.write(seats)
                 else:
-                    session.execute(insert(TableRow), tables)
-                    session.execute(insert(SeatRow), seats)
-        except IntegrityError:
+                    table_rows, seat_rows = _match_rows(records, now())
+                    session.execute(insert(TableRow), table_rows)
+                    session.execute(insert(SeatRow), seat_rows)
+        except (IntegrityError, psycopg.IntegrityError):
             for r in records:
                 self.record_match(
                     r.match_id, r.game, r.variant, r.game_id, r.seats, r.tokens, r.spectator_token
@@ -536,12 +507,17 @@ class LobbyStore:
 
     def close(self, table_id: str, reason: str) -> None:
         """Close a table that will not be played (e.g. a match aborted by a cancellation)."""
+        self.close_many([(table_id, reason)])
+
+    def close_many(self, reasons: Sequence[tuple[str, str]]) -> None:
+        """`close` for many tables (table id, reason) in one transaction."""
         with self.sessions.begin() as session:
-            table = session.get(TableRow, table_id)
-            if table is not None and table.status != FINISHED:
-                table.status = CLOSED
-                table.options = {**table.options, "closed_reason": reason}
-                table.version += 1
+            for table_id, reason in reasons:
+                table = session.get(TableRow, table_id)
+                if table is not None and table.status != FINISHED:
+                    table.status = CLOSED
+                    table.options = {**table.options, "closed_reason": reason}
+                    table.version += 1
 
     def started_tables(
         self, limit: int = 500, after: tuple[datetime, str] | None = None
@@ -632,16 +608,95 @@ class LobbyStore:
             return int(session.scalar(select(func.count()).select_from(PlayerRow)) or 0)
 
 
-def _copy(connection: Any, table: str, rows: Sequence[dict[str, Any]]) -> None:
-    """Bulk-load rows with PostgreSQL COPY (JSON values as text)."""
-    columns = list(rows[0])
-    raw = connection.connection.driver_connection
-    names = ", ".join(f'"{c}"' for c in columns)
-    with raw.cursor() as cursor, cursor.copy(f'COPY "{table}" ({names}) FROM STDIN') as copy:
-        for row in rows:
-            copy.write_row(
-                [json.dumps(v) if isinstance(v, dict) else v for v in (row[c] for c in columns)]
+_TABLE_COLUMNS = (
+    "id, game, variant, options, host_player_id, source, private, invite_code,"
+    " allow_spectators, clock, fill_bot, status, game_id, spectator_token, created_at,"
+    " started_at, version"
+)
+_SEAT_COLUMNS = (
+    'table_id, "index", side, team, player_id, display_name, bot_kind, bot_difficulty,'
+    " automated, seat_token"
+)
+_COPY_TABLES = f"COPY {TableRow.__tablename__} ({_TABLE_COLUMNS}) FROM STDIN"
+_COPY_SEATS = f"COPY {SeatRow.__tablename__} ({_SEAT_COLUMNS}) FROM STDIN"
+_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
+def _text(value: str | None) -> str:
+    """A value in PostgreSQL COPY text format (\\N for NULL)."""
+    if value is None:
+        return "\\N"
+    if "\\" in value or "\t" in value or "\n" in value or "\r" in value:
+        return value.translate(_COPY_ESCAPES)
+    return value
+
+
+def _match_copy_text(records: Sequence[MatchRecord], stamp: datetime) -> tuple[str, str]:
+    """The COPY text of matchmade tables and their seats."""
+    when = stamp.isoformat()
+    tables: list[str] = []
+    seats: list[str] = []
+    for r in records:
+        mid = _text(r.match_id)
+        tables.append(
+            f"{mid}\t{_text(r.game)}\t{_text(r.variant)}\t{{}}\t\\N\tmatch\tt\t\\N\tf\t{{}}\t{{}}"
+            f"\t{STARTED}\t{_text(r.game_id)}\t{_text(r.spectator_token or None)}\t{when}"
+            f"\t{when}\t1\n"
+        )
+        for p, token in zip(r.seats, r.tokens, strict=True):
+            bot = p.bot
+            seats.append(
+                f"{mid}\t{p.index}\t{_text(p.side)}\t{_text(p.team)}\t{_text(p.player_id)}"
+                f"\t{_text(p.display_name)}\t{_text(bot.kind if bot else None)}"
+                f"\t{_text(bot.difficulty if bot else None)}\t{'t' if p.automated else 'f'}"
+                f"\t{_text(token)}\n"
             )
+    return "".join(tables), "".join(seats)
+
+
+def _match_rows(
+    records: Sequence[MatchRecord], stamp: datetime
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Matchmade tables and their seats as row dicts (the portable bulk INSERT)."""
+    tables: list[dict[str, Any]] = [
+        {
+            "id": r.match_id,
+            "game": r.game,
+            "variant": r.variant,
+            "options": {},
+            "host_player_id": None,
+            "source": "match",
+            "private": True,
+            "invite_code": None,
+            "allow_spectators": False,
+            "clock": {},
+            "fill_bot": {},
+            "status": STARTED,
+            "game_id": r.game_id,
+            "spectator_token": r.spectator_token or None,
+            "created_at": stamp,
+            "started_at": stamp,
+            "version": 1,
+        }
+        for r in records
+    ]
+    seats: list[dict[str, Any]] = [
+        {
+            "table_id": r.match_id,
+            "index": p.index,
+            "side": p.side,
+            "team": p.team,
+            "player_id": p.player_id,
+            "display_name": p.display_name,
+            "bot_kind": p.bot.kind if p.bot else None,
+            "bot_difficulty": p.bot.difficulty if p.bot else None,
+            "automated": p.automated,
+            "seat_token": token,
+        }
+        for r in records
+        for p, token in zip(r.seats, r.tokens, strict=True)
+    ]
+    return tables, seats
 
 
 def _open(seat: SeatRow) -> bool:
