@@ -15,6 +15,14 @@ Usage:
 
 `--write` puts the table into docs/benchmarks.md between `<!-- bench:bots -->`
 and `<!-- /bench:bots -->`.
+
+Iteration budgets. A millisecond budget depends on the machine's load; for reproducible
+measurements give search bots an iteration budget calibrated to the time budget on a quiet core:
+  python bench/arena.py --game ncw --bot ismcts@1000ms --calibrate --games 2
+plays `--games` games with the game's rollout policy (else random) for every seat, runs the bot on
+every `--every`-th decision with a real choice, and prints the iterations it completes per second
+of process CPU time (unaffected by other processes waiting for the core) and the matching
+`@<n>it` spec. `--workers` 1 is advised: parallel searches share the core's caches.
 """
 
 from __future__ import annotations
@@ -131,6 +139,59 @@ def play_one(
     return GameOutcome(pair, score, steps, seconds, decisions)
 
 
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """Searches measured on one game: iterations and process CPU seconds, full-budget searches only."""
+
+    searches: int
+    full: int
+    iterations: int
+    cpu_seconds: float
+
+
+def calibrate_one(
+    game_id: str, variant: str, spec_text: str, seed: int, every: int, extra: Sequence[str]
+) -> Calibration:
+    """Run the bot on every `every`-th real choice of one policy-driven game; count its work.
+
+    Only searches that ran until their time budget count towards the rate (an early stop has
+    nothing left to search).
+    """
+    _register(extra)
+    from warroom.bots.policies import policy_for
+    from warroom.bots.position import position_for
+    from warroom.bots.registry import make_bot, parse_spec
+    from warroom.engine.registry import get_rules
+    from warroom.engine.rng import Rng
+
+    rules = get_rules(game_id)
+    spec = parse_spec(spec_text)
+    bot = make_bot(replace(spec, seed=seed), game_id)
+    policy = policy_for(rules)
+    rng = Rng(seed)
+    state = rules.setup(seed, variant, {})
+    searches = full = iterations = 0
+    cpu = 0.0
+    choices = 0
+    while (decision := rules.decision(state)) is not None:
+        seat = decision.seats[0]
+        ids = [o.id for o in decision.options_for(seat)]
+        if len(ids) > 1:
+            choices += 1
+            if choices % every == 0:
+                began = time.process_time()
+                choice = bot.choose(position_for(rules, state, seat, decision, variant))
+                spent = time.process_time() - began
+                searches += 1
+                if spec.budget_ms and choice.elapsed_ms >= 0.95 * spec.budget_ms:
+                    full += 1
+                    iterations += choice.iterations
+                    cpu += spent
+        option = policy.choose(state, seat, ids) if policy is not None else rng.choice(ids)
+        state = rules.apply(state, seat, option).state
+    return Calibration(searches, full, iterations, cpu)
+
+
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson score interval of a win rate."""
     if games == 0:
@@ -216,9 +277,16 @@ def main(
         bool, typer.Option(help="Add to the section instead of replacing it")
     ] = False,
     note: Annotated[str, typer.Option(help="A sentence to add under the table")] = "",
+    calibrate: Annotated[
+        bool, typer.Option(help="Measure iterations per CPU second of each --bot instead")
+    ] = False,
+    every: Annotated[int, typer.Option(help="Calibration: search every n-th choice")] = 5,
 ) -> None:
     """Play every pairing of the given bot specs and print the win-rate table."""
     specs = list(bot or ["ismcts@100it", "heuristic", "random"])
+    if calibrate:
+        run_calibration(game, variant, specs, games, seed, workers, every, list(register or []))
+        return
     if len(specs) < 2:
         raise typer.BadParameter("give at least two --bot specs")
     extra = list(register or [])
@@ -282,6 +350,53 @@ def main(
             body += ["", note]
         write_section("\n".join(body) + "\n", append=append)
         console.print(f"wrote the bots section of {DOC.relative_to(ROOT)}")
+
+
+def run_calibration(
+    game: str,
+    variant: str,
+    specs: Sequence[str],
+    games: int,
+    seed: int,
+    workers: int,
+    every: int,
+    extra: list[str],
+) -> None:
+    """Print each millisecond-budget spec's iterations per CPU second and its `@<n>it` twin."""
+    _register(extra)
+    from warroom.bots.registry import parse_spec
+    from warroom.engine.registry import get_rules
+
+    variant = variant or get_rules(game).variants()[0].id
+    console = Console()
+    for text in specs:
+        spec = parse_spec(text)
+        if not spec.budget_ms:
+            console.print(f"{text}: no millisecond budget to calibrate")
+            continue
+        with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+            runs = list(
+                pool.map(
+                    calibrate_one,
+                    [game] * games,
+                    [variant] * games,
+                    [text] * games,
+                    range(seed, seed + games),
+                    [every] * games,
+                    [extra] * games,
+                )
+            )
+        full = sum(r.full for r in runs)
+        iterations = sum(r.iterations for r in runs)
+        cpu = sum(r.cpu_seconds for r in runs)
+        rate = iterations / cpu if cpu else 0.0
+        budget = round(rate * spec.budget_ms / 1000)
+        kind = text.partition("@")[0]
+        console.print(
+            f"{text}: {sum(r.searches for r in runs)} searches, {full} ran to the time budget: "
+            f"{rate:.0f} iterations per CPU second -> {kind}@{budget}it "
+            f"(load average {os.getloadavg()[0]:.2f})"
+        )
 
 
 if __name__ == "__main__":

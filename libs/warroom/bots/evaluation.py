@@ -39,11 +39,16 @@ def evaluator_for(rules: Rules[Any]) -> Evaluator | None:
     if callable(hook):
         return _clamped(hook)
     if rules.game_id not in _EVALUATORS:
-        try:
-            importlib.import_module(f"warroom.bots.games.{rules.game_id}")
-        except ImportError:
-            return None
+        load_game_hooks(rules.game_id)
     return _EVALUATORS.get(rules.game_id)
+
+
+def load_game_hooks(game_id: str) -> None:
+    """Import `warroom.bots.games.<game_id>` (which registers the game's hooks), if there is one."""
+    try:
+        importlib.import_module(f"warroom.bots.games.{game_id}")
+    except ImportError:
+        return
 
 
 def _clamped(hook: Callable[..., Any]) -> Evaluator:

@@ -28,6 +28,16 @@ the other seats chose earlier in the same simultaneous decision, so no seat
 "sees" another's secret choice. Other seats' earlier options are part of the
 node key (opponent moves are treated as observed once played).
 
+Games with a rollout policy (see `policies`; New Cold War: the official flowchart). The search
+is then rollout policy improvement at the root (`_PolicySearch`): every iteration is one playout
+in which every seat plays the policy after the searching seat's root option, cut at the policy's
+epoch (or the end) and scored by the evaluation. Root options share determinizations round by
+round, so they are compared on paired samples; the policy's own option is the baseline (its
+prior), the others enter by evaluation prior and leave once clearly worse, and the search stops
+early when no option is left to challenge the baseline. It departs from the policy's option only
+on significant evidence, so it plays at least about as well as the policy. A decision with one
+option is answered without search.
+
 The budget is in iterations, milliseconds, or both (whichever ends first).
 With an iteration budget and a seed, a search is reproducible.
 """
@@ -46,6 +56,13 @@ from warroom.bots.evaluation import (
     state_values,
     terminal_rewards,
 )
+from warroom.bots.policies import (
+    RolloutPolicy,
+    apply_answers,
+    policy_for,
+    policy_rollout,
+    simultaneous_answers,
+)
 from warroom.bots.position import Bot, Choice, OptionStats, SeatPosition, only_option
 from warroom.engine.model import Decision
 from warroom.engine.rng import Rng
@@ -58,6 +75,11 @@ EXPLORATION_WITH_EVALUATOR = 0.35
 WIDEN_BASE = 2
 WIDEN_SCALE = 1.0
 PRIOR_WEIGHT = 1.0
+POLICY_PLAYOUT = 400
+POLICY_ACTIVE = 4
+POLICY_MIN_SAMPLES = 3
+POLICY_DROP_Z = 1.5
+POLICY_CHOOSE_Z = 2.0
 
 Token = tuple[int, str]
 Key = tuple[int, tuple[Token, ...]]
@@ -110,12 +132,14 @@ class IsmctsBot(Bot):
         exploration: float | None = None,
         rollout_steps: int | None = None,
         priors: bool = True,
+        use_policy: bool = True,
     ) -> None:
         self.budget = budget
         self._rng = Rng(seed)
         self.exploration = exploration
         self.rollout_steps = rollout_steps
         self.priors = priors
+        self.use_policy = use_policy
 
     def choose(self, position: SeatPosition) -> Choice:
         """The most visited root option, with visits and mean value per option."""
@@ -123,9 +147,17 @@ class IsmctsBot(Bot):
         single = only_option(position)
         if single is not None:
             return Choice(single, (OptionStats(single, 0, 0.0),))
-        tree = _Search(position, self._rng, self.exploration, self.rollout_steps, self.priors)
         deadline = start + self.budget.milliseconds / 1000 if self.budget.milliseconds else math.inf
         limit = self.budget.iterations or math.inf
+        policy = policy_for(position.rules) if self.use_policy else None
+        if policy is not None:
+            search = _PolicySearch(
+                position, self._rng, policy, self.rollout_steps or POLICY_PLAYOUT
+            )
+            option_id, stats, done = search.run(limit, deadline)
+            elapsed = (time.perf_counter() - start) * 1000
+            return Choice(option_id, stats, done, elapsed, notes={"policy": search.baseline})
+        tree = _Search(position, self._rng, self.exploration, self.rollout_steps, self.priors)
         iterations = 0
         while iterations < limit and (iterations == 0 or time.perf_counter() < deadline):
             tree.iterate()
@@ -142,6 +174,157 @@ class IsmctsBot(Bot):
         best = max(analysis, key=lambda s: (s.visits, s.value, prior[s.option_id]))
         elapsed = (time.perf_counter() - start) * 1000
         return Choice(best.option_id, analysis, iterations, elapsed)
+
+
+@dataclass(slots=True)
+class _Arm:
+    """One root option of a policy search: its playouts, and its differences from the baseline."""
+
+    option_id: str
+    prior: float
+    visits: int = 0
+    total: float = 0.0
+    paired: int = 0
+    diff: float = 0.0
+    diff2: float = 0.0
+
+    def gain(self) -> float:
+        """The mean paired difference from the baseline option."""
+        return self.diff / self.paired if self.paired else 0.0
+
+    def error(self) -> float:
+        """The standard error of `gain` (infinite below two pairs)."""
+        if self.paired < 2:
+            return math.inf
+        mean = self.diff / self.paired
+        variance = max(0.0, (self.diff2 - self.paired * mean * mean) / (self.paired - 1))
+        return math.sqrt(variance / self.paired)
+
+
+class _PolicySearch:
+    """Rollout policy improvement over the game's default policy, at the root of the search.
+
+    Each round samples one determinization of the seat's view and plays every active root
+    option in it, each followed by the policy for every seat until its playout stops (common
+    random numbers: the options of one round share the hidden facts and the game's RNG, so
+    their differences are paired). The baseline is the policy's own option; the others enter
+    in order of the evaluation of the state they lead to, `POLICY_ACTIVE` at a time, and leave
+    once clearly worse than the baseline. The answer departs from the baseline only for an
+    option whose paired gain is `POLICY_CHOOSE_Z` standard errors above zero.
+
+    Simultaneous decisions: the other acting seats' answers are the policy's on the sampled
+    state before the searching seat's option is applied, so they never depend on it.
+    """
+
+    def __init__(
+        self, position: SeatPosition, rng: Rng, policy: RolloutPolicy, max_steps: int
+    ) -> None:
+        self.position = position
+        self.rng = rng
+        self.policy = policy
+        self.max_steps = max_steps
+        self.evaluator = evaluator_for(position.rules)
+        self.baseline = ""
+
+    def _sample(self) -> tuple[Any, Decision | None]:
+        rules, seat = self.position.rules, self.position.seat
+        world = rules.determinize(self.position.view, seat, self.rng.below(1 << 62))
+        return world, rules.decision(world)
+
+    def _play(
+        self, world: Any, decision: Decision | None, option_id: str, answers: dict[int, str]
+    ) -> float | None:
+        rules, seat = self.position.rules, self.position.seat
+        if decision is None or decision.find(seat, option_id) is None:
+            return None
+        state = rules.apply(world, seat, option_id).state
+        if answers:
+            state = apply_answers(rules, state, answers)
+        seats = len(rules.seats(state))
+        values, _ = policy_rollout(rules, state, self.policy, self.max_steps, self.evaluator, seats)
+        return values[seat]
+
+    def _priors(self, world: Any, decision: Decision | None, ids: list[str]) -> dict[str, float]:
+        rules, seat = self.position.rules, self.position.seat
+        seats = len(rules.seats(world))
+        priors = dict.fromkeys(ids, 0.0)
+        for option_id in ids:
+            if option_id == self.baseline or decision is None:
+                continue
+            if decision.find(seat, option_id) is None:
+                continue
+            after = rules.apply(world, seat, option_id).state
+            priors[option_id] = state_values(rules, after, seats, self.evaluator)[seat]
+        return priors
+
+    def run(self, limit: float, deadline: float) -> tuple[str, tuple[OptionStats, ...], int]:
+        """Search until the budget or until no option can still beat the baseline."""
+        rules, seat = self.position.rules, self.position.seat
+        ids = self.position.option_ids()
+        world, decision = self._sample()
+        legal = [i for i in ids if decision is not None and decision.find(seat, i) is not None]
+        self.baseline = self.policy.choose(world, seat, legal or ids)
+        if self.baseline not in ids:
+            self.baseline = ids[0]
+        priors = self._priors(world, decision, ids)
+        arms = {i: _Arm(i, priors[i]) for i in ids}
+        queue = sorted((i for i in ids if i != self.baseline), key=lambda i: -priors[i])
+        active, queue = queue[:POLICY_ACTIVE], queue[POLICY_ACTIVE:]
+        iterations = 0
+        while True:
+            answers = (
+                simultaneous_answers(rules, world, self.policy, skip=seat)
+                if decision is not None and len(decision.seats) > 1
+                else {}
+            )
+            base = self._play(world, decision, self.baseline, answers)
+            iterations += 1
+            if base is not None:
+                arm = arms[self.baseline]
+                arm.visits += 1
+                arm.total += base
+            for option_id in active:
+                if iterations >= limit or time.perf_counter() >= deadline:
+                    break
+                value = self._play(world, decision, option_id, answers)
+                iterations += 1
+                if value is None:
+                    continue
+                arm = arms[option_id]
+                arm.visits += 1
+                arm.total += value
+                if base is not None:
+                    arm.paired += 1
+                    arm.diff += value - base
+                    arm.diff2 += (value - base) ** 2
+            for option_id in list(active):
+                arm = arms[option_id]
+                if arm.paired >= POLICY_MIN_SAMPLES and (
+                    arm.gain() + POLICY_DROP_Z * arm.error() < 0
+                    or (arm.error() == 0.0 and arm.gain() <= 0.0)
+                ):
+                    active.remove(option_id)
+                    if queue:
+                        active.append(queue.pop(0))
+            if not active and not queue:
+                break
+            if iterations >= limit or time.perf_counter() >= deadline:
+                break
+            world, decision = self._sample()
+        best, best_gain = self.baseline, 0.0
+        for arm in arms.values():
+            if arm.paired < POLICY_MIN_SAMPLES or arm.option_id == self.baseline:
+                continue
+            gain = arm.gain()
+            if gain > best_gain and gain > POLICY_CHOOSE_Z * arm.error():
+                best, best_gain = arm.option_id, gain
+        stats = tuple(
+            OptionStats(
+                i, arms[i].visits, arms[i].total / arms[i].visits if arms[i].visits else 0.0
+            )
+            for i in ids
+        )
+        return best, stats, iterations
 
 
 class _Search:

@@ -113,7 +113,8 @@ KINDS: dict[str, BotKindInfo] = {
         BotKindInfo(
             "ismcts",
             "Information-Set Monte Carlo Tree Search over determinizations of the seat's "
-            "view (UCT); returns visits and value per option.",
+            "view (UCT; with the game's rollout policy, if any, as playout policy and baseline); "
+            "returns visits and value per option.",
             {
                 "beginner": DifficultyBudget(0, 100),
                 "intermediate": DifficultyBudget(0, 400),

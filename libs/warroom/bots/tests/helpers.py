@@ -13,6 +13,23 @@ from warroom.engine.rules import Rules
 Check = Callable[[SeatPosition, Choice], None]
 
 
+def bonus_states(rules: Any, count: int = 8) -> list[Any]:
+    """Toy-game states where seat 0 won a round and may score a bonus point or stop."""
+    found = []
+    for seed in range(40):
+        state = rules.setup(seed, "duel", {})
+        high, low = max(state.hands[0]), min(state.hands[1])
+        if high <= low:
+            continue
+        state = rules.apply(state, 0, f"card-{high}").state
+        state = rules.apply(state, 1, f"card-{low}").state
+        assert state.phase == "bonus" and state.round_winner == 0
+        found.append(state)
+        if len(found) == count:
+            break
+    return found
+
+
 def play(
     rules: Rules[Any],
     bots: Sequence[Bot],

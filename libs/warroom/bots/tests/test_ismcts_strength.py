@@ -8,6 +8,7 @@ from tests.engine.toy_game import ToyRules, ToyState
 from warroom.bots.ismcts import Budget, IsmctsBot
 from warroom.bots.position import Bot, position_for
 from warroom.bots.simple import RandomBot
+from warroom.bots.tests.helpers import bonus_states
 
 
 class ScoredToy(ToyRules):
@@ -20,20 +21,8 @@ class ScoredToy(ToyRules):
 
 
 def _bonus_states(rules: ToyRules) -> list[tuple[ToyState, int]]:
-    """States where one seat won a round and may score a bonus point or stop."""
-    found = []
-    for seed in range(40):
-        state = rules.setup(seed, "duel", {})
-        high, low = max(state.hands[0]), min(state.hands[1])
-        if high <= low:
-            continue
-        state = rules.apply(state, 0, f"card-{high}").state
-        state = rules.apply(state, 1, f"card-{low}").state
-        assert state.phase == "bonus" and state.round_winner == 0
-        found.append((state, 0))
-        if len(found) == 8:
-            break
-    return found
+    """States where seat 0 won a round and may score a bonus point or stop."""
+    return [(state, 0) for state in bonus_states(rules)]
 
 
 def _score_rate(bot: Bot, rules: ToyRules) -> float:

@@ -56,6 +56,7 @@ def test_bot_kind_plays_only_legal_options(
     if game_id != "toy":
         # Legality, not strength: short playouts keep long games affordable.
         monkeypatch.setattr(ismcts, "FULL_PLAYOUT", 40)
+        monkeypatch.setattr(ismcts, "POLICY_PLAYOUT", 40)
     rules: Rules[Any] = get_rules(game_id)
     seats = rules.variants()[0].seats
     decisions = 0
@@ -69,7 +70,7 @@ def test_bot_kind_plays_only_legal_options(
         assert choice.option_id != "undo"
 
     for seed in SEEDS.get(game_id, range(1, 2)):
-        bots = [make_bot(replace(SPECS[kind], seed=seed * 10 + s), game_id) for s in range(seats)]
+        bots = [make_bot(_spec(kind, game_id, seed * 10 + s), game_id) for s in range(seats)]
         result = play(rules, bots, seed, check=check)
         assert result.ranks
     assert decisions > 0
