@@ -70,7 +70,7 @@ class Settings(BaseSettings):
     game_rate_per_second: float = 50.0
     game_rate_burst: int = 100
     # The buckets live in Redis (shared by every replica); a replica takes up to this many
-    # tokens at once (at most a tenth of the burst) and spends them locally for 0.5 s.
+    # tokens at once (at most a tenth of the burst) and spends them locally for 2 s.
     game_rate_lease: int = 8
     # Snapshot every N versions (only at versions without undo history).
     game_snapshot_every: int = 25

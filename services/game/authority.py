@@ -87,6 +87,38 @@ class Frame:
     result: Result | None
 
 
+class Logged(Protocol):
+    """What the authority keeps of a log row: an `ActionRow` read from SQL, or a `LogEntry`."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def decision_id(self) -> str: ...
+    @property
+    def option_id(self) -> str: ...
+    @property
+    def expected_version(self) -> int: ...
+    @property
+    def idempotency_key(self) -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """A log row this replica just wrote (a plain record: no ORM instrumentation)."""
+
+    seq: int
+    seat: int
+    kind: str
+    decision_id: str
+    option_id: str
+    expected_version: int
+    idempotency_key: str | None
+
+
 @dataclass(frozen=True, slots=True)
 class Caller:
     """Who presented a token: a seat (None = spectator), and whether as that seat's bot."""
@@ -116,7 +148,7 @@ class LiveGame:
         self.seats = seats
         self.frame = frame
         self.history: deque[Frame] = deque([frame], maxlen=keep)
-        self.keys: dict[tuple[int, str], ActionRow] = {}
+        self.keys: dict[tuple[int, str], Logged] = {}
         self.lock = asyncio.Lock()
         self.epoch = 0
         self.touched = time.monotonic()
@@ -156,7 +188,7 @@ class LiveGame:
         """The result once over."""
         return self.frame.result
 
-    def advance(self, frame: Frame, row: ActionRow | None = None) -> None:
+    def advance(self, frame: Frame, row: Logged | None = None) -> None:
         """Move to a new head and wake watchers."""
         self.frame = frame
         self.history.append(frame)
@@ -679,8 +711,7 @@ class Authority:
         """GetView."""
         live = await self.get(game_id)
         caller = await self.authenticate(live, token)
-        await self.limit(token)
-        await self.sync(live)
+        await asyncio.gather(self.limit(token), self.sync(live))
         if caller.seat is None:
             frame = await self.frame_at(live, self._spectator_head(live))
             return self.seat_view(live, None, frame)
@@ -748,7 +779,7 @@ class Authority:
     async def _prior(
         self,
         live: LiveGame,
-        prior: ActionRow,
+        prior: Logged,
         seat: int,
         expected_version: int,
         decision_id: str,
@@ -792,20 +823,29 @@ class Authority:
             )
         live = await self.get(game_id)
         caller = await self.authenticate(live, token)
-        await self.limit(token)
         if caller.seat is None:
+            await self.limit(token)
             raise errors.denied("SPECTATOR", "a spectator token cannot act", game_id=game_id)
         seat = caller.seat
         plan = Plan()
         async with live.lock:
-            try:
-                fence, version, epoch = await self.hot.acquire(
-                    game_id, self.settings.game_lock_ms / 1000
-                )
-            except LockTimeout as exc:
-                raise errors.aborted("GAME_BUSY", f"{exc}; retry") from exc
+            # the rate limit and the writer lock in parallel (one round trip of latency)
+            limited, acquired = await asyncio.gather(
+                self.limit(token),
+                self.hot.acquire(game_id, self.settings.game_lock_ms / 1000),
+                return_exceptions=True,
+            )
+            if isinstance(acquired, BaseException):
+                if isinstance(limited, BaseException):
+                    raise limited
+                if isinstance(acquired, LockTimeout):
+                    raise errors.aborted("GAME_BUSY", f"{acquired}; retry") from acquired
+                raise acquired
+            fence, version, epoch = acquired
             published = False
             try:
+                if isinstance(limited, BaseException):
+                    raise limited
                 await self.refresh(live, version, epoch)
                 if key:
                     prior = live.keys.get((seat, key))
@@ -868,7 +908,15 @@ class Authority:
                         f"another action was applied to game {game_id} first; it is now at "
                         f"version {live.version}: read the view again",
                     ) from None
-                row = ActionRow(game_id=game_id, seq=frame.version, created_at=stamp, **action)
+                row = LogEntry(
+                    frame.version,
+                    seat,
+                    "option",
+                    decision_id,
+                    option_id,
+                    expected_version,
+                    key or None,
+                )
                 _apply_updates(live.seats, plan.updates)
                 live.advance(frame, row)
                 await self.hot.release(game_id, fence, frame.version, _message(row))
@@ -1275,7 +1323,7 @@ class _Pseudo:
     option_id: str
 
 
-def _message(row: ActionRow) -> dict[str, Any]:
+def _message(row: Logged) -> dict[str, Any]:
     return {"v": row.seq, "seat": row.seat, "kind": row.kind}
 
 

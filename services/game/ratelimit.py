@@ -55,7 +55,7 @@ class SharedRateLimiter:
         rate: float,
         burst: int,
         lease: int,
-        lease_seconds: float = 0.5,
+        lease_seconds: float = 2.0,
     ) -> None:
         self.prefix = prefix
         self.rate = max(rate, 1e-9)
