@@ -156,6 +156,15 @@ class LiveGame:
         self._changed = asyncio.Event()
         self.bot_tokens: dict[str, int] = {}
         self.event_cache: dict[tuple[int, int | None], list[common_pb2.GameEvent]] = {}
+        self.seat_cache: (
+            tuple[tuple[int, int, int, int], list[common_pb2.Seat], MatchState[Any]] | None
+        ) = None
+        # seat and spectator tokens already matched by digest (digests never change)
+        self.callers: dict[str, Caller] = {}
+        try:
+            self.kind: int = kinds.game_kind(row.rules_id)
+        except RulesError:
+            self.kind = common_pb2.GAME_KIND_UNSPECIFIED
 
     def events_for(self, frame: Frame, viewer: int | None) -> list[common_pb2.GameEvent]:
         """The events of one frame a viewer may see, as messages (cached)."""
@@ -481,14 +490,20 @@ class Authority:
             if seat is not None and live.seats[seat].controller == BOT:
                 return Caller(seat, bot=True)
             return None
+        known = live.callers.get(token)
+        if known is not None:
+            return known
         digest = token_digest(token)
+        found: Caller | None = None
         for row in live.seats:
             if hmac.compare_digest(digest, row.token_digest):
-                return Caller(row.seat)
+                found = Caller(row.seat)
         spectator = live.row.spectator_token_digest
         if spectator and live.row.allow_spectators and hmac.compare_digest(digest, spectator):
-            return Caller(None)
-        return None
+            found = Caller(None)
+        if found is not None:
+            live.callers[token] = found
+        return found
 
     async def _mark_reclaim(self, live: LiveGame, seat: int) -> None:
         await self.db(self.store.update_seats, live.id, {seat: {"reclaim": True}})
@@ -619,7 +634,11 @@ class Authority:
 
     # ------------------------------------------------------------------ views
     def seat_messages(self, live: LiveGame, state: MatchState[Any]) -> list[common_pb2.Seat]:
-        """The seats with who plays them."""
+        """The seats with who plays them (shared by every view of one version and seat state)."""
+        key = (live.version, live.epoch, id(live.seats), id(state))
+        cached = live.seat_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]  # (the cache holds `state`, so its id is not reused meanwhile)
         out = convert.seat_messages(live.rules.seats(state.game))
         for message, row in zip(out, live.seats, strict=False):
             message.player_id = row.player_id
@@ -628,6 +647,7 @@ class Authority:
             if row.controller == BOT:
                 spec = row.bot or (row.clock or {}).get("fallback_bot") or DEFAULT_BOT
                 json_format.ParseDict(spec, message.bot, ignore_unknown_fields=True)
+        live.seat_cache = (key, out, state)
         return out
 
     def seat_view(
@@ -639,13 +659,9 @@ class Authority:
     ) -> game_pb2.SeatView:
         """What `viewer` (None = spectator) sees of the game at `frame`."""
         state = frame.state
-        try:
-            kind = kinds.game_kind(live.row.rules_id)
-        except RulesError:
-            kind = common_pb2.GAME_KIND_UNSPECIFIED
         view = game_pb2.SeatView(
             game_id=live.id,
-            game=kind,  # type: ignore[arg-type]
+            game=live.kind,  # type: ignore[arg-type]
             variant=live.row.variant,
             version=frame.version,
             seat=-1 if viewer is None else viewer,
@@ -674,11 +690,20 @@ class Authority:
         self, live: LiveGame, viewer: int | None, upto: int
     ) -> list[common_pb2.GameEvent]:
         """The viewer's visible events of the remembered versions up to `upto`."""
-        out: list[common_pb2.GameEvent] = []
-        for frame in live.history:
-            if frame.version <= upto and frame.events:
-                out.extend(live.events_for(frame, viewer))
-        return out[-self.settings.game_recent_events :]
+        limit = self.settings.game_recent_events
+        chunks: list[list[common_pb2.GameEvent]] = []
+        count = 0
+        for frame in reversed(live.history):
+            if frame.version > upto or not frame.events:
+                continue
+            visible = live.events_for(frame, viewer)
+            if visible:
+                chunks.append(visible)
+                count += len(visible)
+                if count >= limit:
+                    break
+        out = [event for chunk in reversed(chunks) for event in chunk]
+        return out[-limit:]
 
     async def frames(self, live: LiveGame, after: int, upto: int) -> list[Frame]:
         """The frames of versions after+1 .. upto (from memory, else rebuilt from SQL)."""

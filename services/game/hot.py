@@ -56,6 +56,13 @@ return 1
 """
 
 
+# KEYS per game: version, seat epoch; ARGV per game: their first values (kept if set).
+_INIT = """
+for i = 1, #KEYS do redis.call('set', KEYS[i], ARGV[i], 'NX') end
+return 1
+"""
+
+
 _FENCE_PREFIX = secrets.token_hex(6) + ":"
 _FENCES = itertools.count(1)
 
@@ -73,11 +80,13 @@ class Hot:
         self.lock_ms = lock_ms
         self._acquire_script = client.register_script(_ACQUIRE)
         self._release_script = client.register_script(_RELEASE)
+        self._init_script = client.register_script(_INIT)
         self._states: Batcher[str, tuple[int | None, int | None]] = Batcher(self._state_many)
         self._acquires: Batcher[tuple[str, str], tuple[bool, int | None, int | None]] = Batcher(
             self._acquire_many
         )
         self._releases: Batcher[tuple[str, str, int, str], None] = Batcher(self._release_many)
+        self._inits: Batcher[tuple[str, int, int], None] = Batcher(self._init_many)
 
     def key(self, game_id: str, suffix: str) -> str:
         """A prefixed key of a game."""
@@ -120,12 +129,18 @@ class Hot:
         """The cached (version, seat epoch); None where Redis does not know them."""
         return await self._states(game_id)
 
+    async def _init_many(self, items: list[tuple[str, int, int]]) -> list[None]:
+        keys: list[str] = []
+        args: list[int] = []
+        for game_id, version, epoch in items:
+            keys += [self.key(game_id, "v"), self.key(game_id, "s")]
+            args += [version, epoch]
+        await self._init_script(keys=keys, args=args)
+        return [None] * len(items)
+
     async def init(self, game_id: str, version: int, epoch: int) -> None:
         """Record a new game's version and seat epoch (kept if already set)."""
-        async with self.client.pipeline(transaction=False) as pipe:
-            pipe.set(self.key(game_id, "v"), version, nx=True)
-            pipe.set(self.key(game_id, "s"), epoch, nx=True)
-            await pipe.execute()
+        await self._inits((game_id, version, epoch))
 
     async def bump_epoch(self, game_id: str) -> int:
         """Mark a seat control change (replicas reload seats when the epoch moves)."""
