@@ -373,8 +373,17 @@ def _control_ok(state: NcwState, ctx: Ctx, flt: str, ctrl: int) -> bool:
     return ctrl == POWERS.index(flt)
 
 
-def _candidates(state: NcwState, ctx: Ctx, step: Target) -> list[int]:
-    """Every country `step` may affect now, in content order, filtered (see EFFECTS.md)."""
+_TARGETS: dict[int, tuple[Target, tuple[int, ...]]] = {}
+
+
+def _target_countries(step: Target) -> tuple[int, ...]:
+    """The distinct countries a step names (`countries`, then `regions`, then `subregions`).
+
+    Memoized per step object (content steps live as long as the process).
+    """
+    hit = _TARGETS.get(id(step))
+    if hit is not None and hit[0] is step:
+        return hit[1]
     t = tables()
     index = t.country_index
     names: list[int] = [index[n] for n in step.countries]
@@ -382,13 +391,18 @@ def _candidates(state: NcwState, ctx: Ctx, step: Target) -> list[int]:
         names.extend(t.region_countries[REGION_IDS.index(region_id)])
     for sub in step.subregions:
         names.extend(t.subregion_members[[s.id for s in t.subregions].index(sub)])
-    seen: set[int] = set()
+    countries = tuple(dict.fromkeys(names))
+    if len(_TARGETS) < 10_000:
+        _TARGETS[id(step)] = (step, countries)
+    return countries
+
+
+def _candidates(state: NcwState, ctx: Ctx, step: Target) -> list[int]:
+    """Every country `step` may affect now, in content order, filtered (see EFFECTS.md)."""
+    t = tables()
     out: list[int] = []
     who = _beneficiary(ctx, step)
-    for c in names:
-        if c in seen:
-            continue
-        seen.add(c)
+    for c in _target_countries(step):
         ctrl = state.control[c]
         if not _control_ok(state, ctx, step.controlled_by, ctrl):
             continue

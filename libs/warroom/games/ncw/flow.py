@@ -8,11 +8,11 @@ on top of `state.stack`. `frame_options` lists the legal options of the top fram
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType, ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from warroom.engine import rng
 from warroom.engine.content import read_yaml
@@ -36,6 +36,8 @@ from warroom.games.ncw.state import (
     NcwState,
     Play,
 )
+
+_T = TypeVar("_T")
 
 ALL_POWERS = 0b1111
 VETO_NAMES: tuple[tuple[str, int], ...] = (
@@ -74,12 +76,14 @@ def _module(name: str) -> ModuleType | None:
         return None
 
 
+@cache
 def effects() -> ModuleType | None:
     """The cards engineer's effect interpreter, once it exists."""
     mod = _module("warroom.games.ncw.effects")
     return mod if mod is not None and hasattr(mod, "resolve_event") else None
 
 
+@cache
 def objectives_module() -> ModuleType | None:
     """The cards engineer's objective checker, once it exists."""
     mod = _module("warroom.games.ncw.objectives")
@@ -531,7 +535,7 @@ def veto_candidates(s: NcwState, play: Play) -> list[int]:
     if c.crisis or c.ops > 3:
         return []
     skip = play.power if play.mode == EVENT else NOBODY
-    able = [q for q in range(4) if q != skip and veto_markers(s, q, play.card)]
+    able = [q for q in range(4) if q != skip and _veto_markers(s, q, play.card)]
     return O.precedence(s, able) if len(able) > 1 else able
 
 
@@ -547,9 +551,13 @@ _ALLY_VETO_KEYS: tuple[tuple[str, ...], ...] = tuple(
 
 def veto_markers(s: NcwState, q: int, n: int) -> list[str]:
     """The veto markers q may use against card n."""
+    return list(_veto_markers(s, q, n))
+
+
+def _veto_markers(s: NcwState, q: int, n: int) -> tuple[str, ...]:
     value = card(n).ops
     if s.vetoed_this_turn[q]:
-        return ["unsc"] if s.vetoes[q] & VETO_UNSC else []
+        return ("unsc",) if s.vetoes[q] & VETO_UNSC else ()
     usable = (
         VETO_EXTRA
         | VETO_UNSC
@@ -557,12 +565,12 @@ def veto_markers(s: NcwState, q: int, n: int) -> list[str]:
         | (VETO_2 if value <= 2 else 0)
         | (VETO_3 if value <= 3 else 0)
     )
-    out = list(_MARKERS_OF_MASK[s.vetoes[q] & usable])
+    out = _MARKERS_OF_MASK[s.vetoes[q] & usable]
     flags = s.flags
     if flags:
         for cover in (1, 2, 3):
             if cover >= value and flags.get(_ALLY_VETO_KEYS[cover][q], 0) > 0:
-                out.append(f"ally{cover}")
+                out = (*out, f"ally{cover}")
     return out
 
 
@@ -756,12 +764,28 @@ def media_benefits(s: NcwState, ctx: Ctx) -> None:
         s.push(Frame("media_benefit", seat=p, ops=2 if level == 3 else 1, flags=level))
 
 
+@cache
+def _media_benefit_pairs() -> tuple[
+    tuple[tuple[str, str], ...], tuple[tuple[tuple[str, str], ...], ...]
+]:
+    """Per country: its "+1 position" option and its "remove control" option per controller."""
+    countries = tables().countries
+    return (
+        tuple((f"pos:{rec.id}", f"+1 position in {rec.name}") for rec in countries),
+        tuple(
+            tuple((f"remove:{rec.id}", f"Remove {name} control in {rec.name}") for name in POWERS)
+            for rec in countries
+        ),
+    )
+
+
 def media_benefit_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
     """Options of a media benefit (4.3.2.5, global scoring)."""
     t = tables()
     p, level = f.seat, f.flags & 3
     bloc, ally = BLOC_OF[p], ALLY_OF[p]
     out: list[tuple[str, str]] = []
+    pos_pairs, remove_pairs = _media_benefit_pairs()
     for c, rec in enumerate(t.countries):
         ctrl = s.control[c]
         if ctrl == ally:
@@ -771,7 +795,7 @@ def media_benefit_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
             and ctrl != p
             and (level >= 2 or O.stability_for(s, c, bloc) <= 2)
         ):
-            out.append((f"pos:{rec.id}", f"+1 position in {rec.name}"))
+            out.append(pos_pairs[c])
         if f.flags & MB_POS_ONLY or ctrl < 0 or BLOC_OF[ctrl] == bloc:
             continue
         kind = rec.type
@@ -782,7 +806,7 @@ def media_benefit_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
         else:
             ok = kind != "regional_power"
         if ok:
-            out.append((f"remove:{rec.id}", f"Remove {POWERS[ctrl]} control in {rec.name}"))
+            out.append(remove_pairs[c][ctrl])
     out.append(("pass", "Do not use the media benefit"))
     return out
 
@@ -848,8 +872,11 @@ _PHASES = {
 
 def frame_option_objects(s: NcwState, f: Frame) -> dict[int, tuple[Option, ...]]:
     """`frame_options` as shared immutable `Option` objects, per acting power."""
-    if f.kind == "ops":
+    kind = f.kind
+    if kind == "ops":
         return {f.seat: O.ops_option_objects(s, f)}
+    if kind == "place":
+        return {p: tuple(_place_choices(s, p, _place_objects)) for p in range(4) if f.mask >> p & 1}
     return {p: tuple(map(O.option_of, opts)) for p, opts in frame_options(s, f).items()}
 
 
@@ -867,17 +894,28 @@ def _place_pairs(
     )
 
 
+@cache
+def _place_objects(n: int) -> tuple[Option, ...]:
+    """`_place_pairs` as shared `Option` objects."""
+    return tuple(map(O.option_of, _place_pairs(n)))
+
+
 def place_options(s: NcwState, p: int) -> list[tuple[str, str]]:
     """Cards p may place this round, each with its event/OPs choice and optional OP reserve."""
+    return _place_choices(s, p, _place_pairs)
+
+
+def _place_choices(s: NcwState, p: int, rows: Callable[[int], Sequence[_T]]) -> list[_T]:
+    """`place_options` as items of `rows(card)`: (event, event + reserve, OPs, OPs + reserve)."""
     hand = s.hands[p]
     rounds_left = tables().setup.rounds_per_turn - s.round
     crises = [n for n in hand if is_crisis(n)]
     cards = crises if crises and len(crises) >= rounds_left else hand
     reserve = s.op_reserve[p] == 1
-    out: list[tuple[str, str]] = []
+    out: list[_T] = []
     for n in cards:
         c = card(n)
-        pairs = _place_pairs(n)
+        pairs = rows(n)
         if c.crisis:
             event, ops = True, False
         elif (c.power >= 0 and c.power != p) or c.negative:

@@ -119,11 +119,15 @@ class NewColdWarRules(Rules[NcwState]):
             raise IllegalOptionError("", option_id, seat, "the game is over")
         memo = state.memo
         if isinstance(memo, Decision):
-            if seat not in memo.options:
+            legal = memo.options.get(seat)
+            if legal is None:
                 raise IllegalOptionError(
                     "", option_id, seat, f"seat {seat} does not act in {frame.kind!r}"
                 )
-            if memo.find(seat, option_id) is None:
+            for option in legal:
+                if option.id == option_id:
+                    break
+            else:
                 raise IllegalOptionError("", option_id, seat, "not a legal option")
         elif frame.kind == "ops":
             if seat != frame.seat or not ops_option_legal(state, frame, option_id):

@@ -10,7 +10,7 @@ cards by their printed number and objectives by their number (1-32).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 US, EU, CHINA, RUSSIA = 0, 1, 2, 3
 POWERS: tuple[str, ...] = ("US", "EU", "China", "Russia")
@@ -34,8 +34,7 @@ VETO_BITS: tuple[tuple[int, int], ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
+class Frame(NamedTuple):
     """One pending step on the decision stack (immutable; replace it to change it).
 
     `kind` names the step ("ops", "veto", "place", ... or "fx:<name>" for a card
@@ -44,7 +43,7 @@ class Frame:
     card concerned, `ops` the OPs left to spend, `flags` step-specific bits,
     `items` step-specific integers (e.g. countries already moved by this card),
     `scope` optional allowed country indices (empty = no restriction) and `tag`
-    a free string for effects.
+    a free string for effects. A named tuple: cheaper to build than a frozen dataclass.
     """
 
     kind: str
@@ -58,9 +57,8 @@ class Frame:
     tag: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    """A card placed face down in the negotiating center this round."""
+class Play(NamedTuple):
+    """A card placed face down in the negotiating center this round (immutable)."""
 
     power: int
     card: int
