@@ -99,6 +99,23 @@ def _params(game_id: str, head: int, write: Append, stamp: datetime) -> dict[str
     }
 
 
+def _extras(write: Append) -> bool:
+    return (
+        write.snapshot is not None or write.result is not None or any(write.seat_updates.values())
+    )
+
+
+def _outcomes(
+    items: Sequence[tuple[str, int, Append]], written: set[str]
+) -> list[Exception | None]:
+    return [
+        None
+        if game_id in written
+        else Conflict(f"game {game_id} is no longer at version {head} (or the key is used)")
+        for game_id, head, _w in items
+    ]
+
+
 class Conflict(Exception):
     """Another writer advanced the game first, or an idempotency key is already used."""
 
@@ -282,10 +299,14 @@ class Store:
             columns["expected_version"].append(action.get("expected_version", 0))
             columns["key"].append(action.get("idempotency_key"))
             columns["finish"].append(write.result is not None)
+        params = {**columns, "stamp": stamp}
+        if not any(_extras(write) for _g, _h, write in items):
+            # log rows only: the one statement is its own transaction (no BEGIN/COMMIT trips)
+            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as auto:
+                written = {row[0] for row in auto.exec_driver_sql(_PG_BATCH, params)}
+            return _outcomes(items, written)
         with self.engine.begin() as connection:
-            written = {
-                row[0] for row in connection.exec_driver_sql(_PG_BATCH, {**columns, "stamp": stamp})
-            }
+            written = {row[0] for row in connection.exec_driver_sql(_PG_BATCH, params)}
             snapshots, results = [], []
             for game_id, head, write in items:
                 if game_id not in written:
@@ -312,12 +333,7 @@ class Store:
                 connection.execute(insert(SnapshotRow), snapshots)
             if results:
                 connection.execute(insert(ResultRow), results)
-        return [
-            None
-            if game_id in written
-            else Conflict(f"game {game_id} is no longer at version {head} (or the key is used)")
-            for game_id, head, _w in items
-        ]
+        return _outcomes(items, written)
 
     def _one(self, game_id: str, head: int, write: Append) -> Exception | None:
         try:
