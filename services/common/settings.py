@@ -78,8 +78,9 @@ class Settings(BaseSettings):
     game_replay_spectator_delay_seconds: int = 300
     # Events kept in a view (most recent first dropped beyond this).
     game_recent_events: int = 50
-    # How long an idle game stays in a replica's memory.
+    # How long an idle game stays in a replica's memory (a finished one: the second figure).
     game_cache_seconds: int = 600
+    game_finished_cache_seconds: int = 30
     # Group commit: SQL transactions in flight at once, each carrying every queued action.
     game_commit_parallel: int = 2
     # Lifetime of the Redis per-game writer lock (milliseconds).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 
 from services.common.celery_app import make_celery
 from services.common.db import make_engine, migrate
@@ -42,15 +43,29 @@ async def start(
     return running, authority
 
 
+def tune_gc() -> None:
+    """Keep the cyclic GC's pauses off the tail latency.
+
+    What exists after start-up (imported modules, the engine, settings: most of the heap's
+    container objects) is frozen out of every collection, and young collections run after
+    20 000 allocations instead of 700, so full collections are rarer and scan only what the
+    games hold.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
+
+
 async def main() -> None:
     """Serve until SIGTERM/SIGINT."""
     settings = get_settings()
     configure_logging(settings.log_level, settings.log_json)
     running, authority = await start(settings)
+    tune_gc()
 
     async def sweep() -> None:
         while True:
-            await asyncio.sleep(60)
+            await asyncio.sleep(10)
             authority.evict_idle()
 
     sweeper = asyncio.create_task(sweep())

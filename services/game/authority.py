@@ -1326,12 +1326,20 @@ class Authority:
         return response
 
     def evict_idle(self) -> int:
-        """Forget games idle longer than the cache time (no watchers); returns how many."""
-        limit = time.monotonic() - self.settings.game_cache_seconds
+        """Forget games idle longer than the cache time (no watchers); returns how many.
+
+        A finished game is forgotten sooner (`game_finished_cache_seconds`): it no longer
+        changes, and a later read simply loads it again.
+        """
+        stamp = time.monotonic()
+        idle = stamp - self.settings.game_cache_seconds
+        over = stamp - self.settings.game_finished_cache_seconds
         gone = [
             gid
             for gid, live in self.games.items()
-            if live.watchers == 0 and live.touched < limit and not live.lock.locked()
+            if live.watchers == 0
+            and live.touched < (over if live.result is not None else idle)
+            and not live.lock.locked()
         ]
         for gid in gone:
             del self.games[gid]
