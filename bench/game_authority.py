@@ -2,10 +2,13 @@
 
 Starts the authority (`python -m services.game`, persistence on: PostgreSQL +
 Redis) and an echo server as subprocesses on loopback, then drives N concurrent
-toy games (N = 1, 100, 1000 by default) for a fixed time each, and writes the
-`<!-- bench:game -->` section of docs/benchmarks.md.
+toy games (N = 1, 100, 1000 by default) closed-loop for a fixed time each (the
+throughput rows), then 100 games open-loop under Poisson arrivals at a fraction of
+the measured 100-game throughput, the echo under the same arrivals (the latency
+row), and writes the `<!-- bench:game -->` section of docs/benchmarks.md.
 
 Usage:  .venv/bin/python bench/game_authority.py [--seconds 8] [--games 1,100,1000]
+        [--paced-fraction 0.5] [--no-write] [--profile FILE]
 Needs REDIS_URL and DATABASE_URL (defaults: local Redis, local PostgreSQL "postgres").
 """
 
@@ -435,9 +438,13 @@ async def main() -> None:
         echo_channel = await ready(f"127.0.0.1:{echo_port}")
         stub = game_pb2_grpc.GameServiceStub(game_channel)
         for n in counts:
+            echo_cpu = cpu_seconds(echo.pid)
             echo_rate, echo_lat = await run_echo(echo_channel, n, args.seconds)
+            echo_ms = (cpu_seconds(echo.pid) - echo_cpu) / max(1, len(echo_lat)) * 1e3
             before = await asyncio.to_thread(server_mean_ms, metrics_port)
+            client_cpu = time.process_time()
             rate, lat, views, cpu = await run_game(stub, settings, n, args.seconds, authority.pid)
+            client_ms = (time.process_time() - client_cpu) / max(1, len(lat)) * 1e3
             after = await asyncio.to_thread(server_mean_ms, metrics_port)
             served = after[1] - before[1]
             inside = (after[0] - before[0]) / served * 1e3 if served else float("nan")
@@ -455,13 +462,16 @@ async def main() -> None:
                     inside,
                     cpu_ms,
                     per,
+                    echo_ms,
+                    client_ms,
                 )
             )
             print(
                 f"N={n}: SubmitAction {rate:.0f}/s p50 {ms(pct(lat, 0.5))} ms p99 "
                 f"{ms(pct(lat, 0.99))} ms | echo {echo_rate:.0f}/s p50 {ms(pct(echo_lat, 0.5))} "
                 f"ms p99 {ms(pct(echo_lat, 0.99))} ms | authority-side mean {inside:.1f} ms, "
-                f"CPU {cpu_ms:.2f} ms/action, {per:.2f} GetView/action",
+                f"CPU {cpu_ms:.2f} ms/action, {per:.2f} GetView/action | load generator CPU "
+                f"{client_ms:.2f} ms/action, echo server CPU {echo_ms:.2f} ms/call",
                 flush=True,
             )
         capacity = next((r[1] for r in rows if r[0] == 100), None)
@@ -528,15 +538,15 @@ async def main() -> None:
         "law: N in flight / throughput), for the echo too.",
         "",
         "| concurrent games | SubmitAction/s | p50 ms | p99 ms | authority-side mean ms "
-        "| authority CPU ms/action | GetView/action | echo/s | echo p50 ms | echo p99 ms "
-        "| ratio |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| authority CPU ms/action | GetView/action | load generator CPU ms/action | echo/s "
+        "| echo p50 ms | echo p99 ms | echo server CPU ms/call | ratio |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for n, rate, p50, p99, erate, ep50, ep99, inside, cpu_ms, per in rows:
+    for n, rate, p50, p99, erate, ep50, ep99, inside, cpu_ms, per, echo_ms, client_ms in rows:
         lines.append(
             f"| {n} | {rate:.0f} | {ms(p50)} | {ms(p99)} | {inside:.1f} | {cpu_ms:.2f} | "
-            f"{per:.2f} | {erate:.0f} | {ep50 * 1e3:.2f} | {ep99 * 1e3:.2f} | "
-            f"{rate / erate:.0%} |"
+            f"{per:.2f} | {client_ms:.2f} | {erate:.0f} | {ep50 * 1e3:.2f} | {ep99 * 1e3:.2f} | "
+            f"{echo_ms:.2f} | {rate / erate:.0%} |"
         )
     lines.append("")
     at100 = [r for r in rows if r[0] == 100]
