@@ -327,19 +327,26 @@ def do_coup(s: NcwState, p: int, c: int, rewarded: bool = True) -> None:
 
 def region_vp(s: NcwState, p: int, r: int) -> int:
     """p's VPs in region r: country values plus region VP modifiers."""
+    return region_vps(s, r)[p]
+
+
+def region_vps(s: NcwState, r: int) -> list[int]:
+    """Every power's VPs in region r (see `region_vp`), in one pass over its countries."""
     st = _static()
-    total = s.region_vp_mod[r * 4 + p] + s.region_vp_mod_perm[r * 4 + p]
+    mod, perm = s.region_vp_mod, s.region_vp_mod_perm
+    base = r * 4
+    totals = [mod[base + p] + perm[base + p] for p in range(4)]
     control = s.control
     values = st.country_value
     overrides = s.orbit_override
     orbit = st.orbit
-    bloc = BLOC_OF[p]
     bonus = T().setup.orbit_bonus
     for c in st.region_countries[r]:
-        if control[c] == p:
+        p = control[c]
+        if p >= 0:
             owner = overrides[c] if overrides and c in overrides else orbit[c]
-            total += values[c] + (bonus if owner >= 0 and BLOC_OF[owner] != bloc else 0)
-    return total
+            totals[p] += values[c] + (bonus if owner >= 0 and BLOC_OF[owner] != BLOC_OF[p] else 0)
+    return totals
 
 
 def region_count(s: NcwState, p: int, r: int) -> int:
@@ -361,7 +368,7 @@ def region_controller(s: NcwState, r: int) -> int:
     candidates = [p for p in st.rewarded[r] if counts[p] >= need]
     if not candidates:
         return NOBODY
-    vps = [region_vp(s, p, r) for p in range(4)]
+    vps = region_vps(s, r)
     for p in candidates:
         if all(vps[p] > vps[q] for q in range(4) if q != p):
             return p
@@ -372,8 +379,9 @@ def score_regions(s: NcwState) -> None:
     """Global scoring (4.4.2 step 3): country VPs and region rewards, regions in the stated order."""
     t = T()
     for r in t.scoring_order:
+        vps = region_vps(s, r)
         for p in range(4):
-            s.vp[p] += region_vp(s, p, r)
+            s.vp[p] += vps[p]
         owner = region_controller(s, r)
         if owner >= 0:
             s.vp[owner] += H.region_reward(s, owner, r, t.region_reward[r][owner])
@@ -505,9 +513,7 @@ def ops_options(s: NcwState, f: Frame, only: int | None = None) -> list[tuple[st
 def ops_option_objects(s: NcwState, f: Frame) -> tuple[Option, ...]:
     """`ops_options` as shared immutable `Option` objects (what a Decision holds)."""
     out = _collect(s, f, None)
-    track: list[tuple[str, str]] = []
-    _track_options(s, f, track)
-    out.extend(map(option_of, track))
+    out.extend(_track_objects(_track_mask(s, f)))
     return tuple(out)
 
 
@@ -702,20 +708,41 @@ def tracks_frozen(s: NcwState, p: int) -> bool:
     return bool(effects.tracks_frozen(s, p))
 
 
+_TRACKS = (_PRESTIGE, _MEDIA, _MEDIA_RESERVE, _RESERVE)
+
+
 def _track_options(s: NcwState, f: Frame, out: list[tuple[str, str]]) -> None:
+    out.extend(_track_pairs(_track_mask(s, f)))
+
+
+def _track_mask(s: NcwState, f: Frame) -> int:
+    """Which of `_TRACKS` an "ops" frame offers, as bits (1 prestige ... 8 OP reserve)."""
     p, ops, flags = f.seat, f.ops, f.flags
     if p == CHINA and s.flags and tracks_frozen(s, p):
         flags |= OPF_PRESTIGE_USED | OPF_MEDIA_USED | OPF_MEDIA_RES_DONE
+    mask = 0
     if not flags & OPF_CONTROL_ONLY:
         if not flags & OPF_PRESTIGE_USED and s.prestige[p] < 5 and prestige_cost(s, p) <= ops:
-            out.append(_PRESTIGE)
+            mask |= 1
         if not flags & OPF_MEDIA_USED and media_pos(s, p) < 5 and ops >= 2:
-            out.append(_MEDIA)
+            mask |= 2
         if not flags & OPF_MEDIA_RES_DONE and s.media_box[p] != 1:
-            out.append(_MEDIA_RESERVE)
+            mask |= 4
         if not flags & OPF_RESERVE_DONE and s.op_reserve[p] != 1:
-            out.append(_RESERVE)
-    out.append(_DONE)
+            mask |= 8
+    return mask
+
+
+@cache
+def _track_pairs(mask: int) -> tuple[tuple[str, str], ...]:
+    """The track options of a `_track_mask`, then "done"."""
+    return (*(pair for i, pair in enumerate(_TRACKS) if mask >> i & 1), _DONE)
+
+
+@cache
+def _track_objects(mask: int) -> tuple[Option, ...]:
+    """`_track_pairs` as shared `Option` objects."""
+    return tuple(map(option_of, _track_pairs(mask)))
 
 
 def ops_option_legal(s: NcwState, f: Frame, option: str) -> bool:

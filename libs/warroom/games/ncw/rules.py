@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 from google.protobuf.message import Message
@@ -43,6 +44,8 @@ _PROMPTS = {
     "declare": "Declare a fulfilled objective",
 }
 
+
+_OPTION_ID = attrgetter("id")
 
 _OVER = Decision("over", "", {})
 """The memo of a finished game (decision() is None)."""
@@ -124,10 +127,7 @@ class NewColdWarRules(Rules[NcwState]):
                 raise IllegalOptionError(
                     "", option_id, seat, f"seat {seat} does not act in {frame.kind!r}"
                 )
-            for option in legal:
-                if option.id == option_id:
-                    break
-            else:
+            if option_id not in map(_OPTION_ID, legal):
                 raise IllegalOptionError("", option_id, seat, "not a legal option")
         elif frame.kind == "ops":
             if seat != frame.seat or not ops_option_legal(state, frame, option_id):
