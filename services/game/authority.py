@@ -736,7 +736,10 @@ class Authority:
         """GetView."""
         live = await self.get(game_id)
         caller = await self.authenticate(live, token)
-        await asyncio.gather(self.limit(token), self.sync(live))
+        if self.limiter.take_leased(token):
+            await self.sync(live)
+        else:
+            await asyncio.gather(self.limit(token), self.sync(live))
         if caller.seat is None:
             frame = await self.frame_at(live, self._spectator_head(live))
             return self.seat_view(live, None, frame)
@@ -855,11 +858,18 @@ class Authority:
         plan = Plan()
         async with live.lock:
             # the rate limit and the writer lock in parallel (one round trip of latency)
-            limited, acquired = await asyncio.gather(
-                self.limit(token),
-                self.hot.acquire(game_id, self.settings.game_lock_ms / 1000),
-                return_exceptions=True,
-            )
+            wait_s = self.settings.game_lock_ms / 1000
+            limited: BaseException | None = None
+            acquired: tuple[str, int | None, int | None] | BaseException
+            if self.limiter.take_leased(token):
+                try:
+                    acquired = await self.hot.acquire(game_id, wait_s)
+                except LockTimeout as exc:
+                    acquired = exc
+            else:
+                limited, acquired = await asyncio.gather(
+                    self.limit(token), self.hot.acquire(game_id, wait_s), return_exceptions=True
+                )
             if isinstance(acquired, BaseException):
                 if isinstance(limited, BaseException):
                     raise limited

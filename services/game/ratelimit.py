@@ -78,13 +78,19 @@ class SharedRateLimiter:
         )
         return [(int(got), float(wait)) for got, wait in raw]
 
+    def take_leased(self, token: str) -> bool:
+        """Admit one request from this replica's lease, if it holds one (no round trip)."""
+        left, until = self.leases.get(token, (0, 0.0))
+        if left > 0 and until > time.monotonic():
+            self.leases[token] = (left - 1, until)
+            return True
+        return False
+
     async def take(self, token: str) -> float:
         """Admit one request of `token`: 0 when allowed, else the seconds to wait."""
-        stamp = time.monotonic()
-        left, until = self.leases.get(token, (0, 0.0))
-        if left > 0 and until > stamp:
-            self.leases[token] = (left - 1, until)
+        if self.take_leased(token):
             return 0.0
+        stamp = time.monotonic()
         got, wait = await self._takes((token, self.lease))
         if got <= 0:
             return max(wait, 0.001)

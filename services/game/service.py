@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
@@ -20,6 +21,12 @@ from warroom.v1 import game_pb2, game_pb2_grpc
 log = get_logger("game.service")
 T = TypeVar("T")
 SERVICE_NAME = game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
+
+
+@functools.cache
+def _latency(method: str) -> Any:
+    """The latency histogram child of one method (looked up once)."""
+    return metrics.LATENCY.labels(method)
 
 
 async def _abort(context: grpc.aio.ServicerContext[Any, Any], error: errors.GameError) -> None:
@@ -48,7 +55,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             await _abort(context, error)
             raise AssertionError("unreachable") from None
         finally:
-            metrics.LATENCY.labels(method).observe(time.perf_counter() - started)
+            _latency(method).observe(time.perf_counter() - started)
 
     async def _internal(self, context: grpc.aio.ServicerContext[Any, Any], what: str) -> None:
         if not is_service_call(context.invocation_metadata(), self.settings):
