@@ -108,3 +108,11 @@ def state_values(
     if evaluator is None:
         return [0.5] * seats
     return [evaluator(state, seat) for seat in range(seats)]
+
+
+def seat_value(rules: Rules[Any], state: Any, seat: int, evaluator: Evaluator | None) -> float:
+    """One seat's value of a state: its terminal reward, else the evaluator, else 1/2."""
+    result = rules.result(state)
+    if result is not None:
+        return terminal_rewards(result, len(rules.seats(state)))[seat]
+    return evaluator(state, seat) if evaluator is not None else 0.5

@@ -53,6 +53,7 @@ from warroom.bots.evaluation import (
     Evaluator,
     evaluator_for,
     rollout,
+    seat_value,
     state_values,
     terminal_rewards,
 )
@@ -240,13 +241,11 @@ class _PolicySearch:
         state = rules.apply(world, seat, option_id).state
         if answers:
             state = apply_answers(rules, state, answers)
-        seats = len(rules.seats(state))
-        values, _ = policy_rollout(rules, state, self.policy, self.max_steps, self.evaluator, seats)
-        return values[seat]
+        value, _ = policy_rollout(rules, state, self.policy, self.max_steps, self.evaluator, seat)
+        return value
 
     def _priors(self, world: Any, decision: Decision | None, ids: list[str]) -> dict[str, float]:
         rules, seat = self.position.rules, self.position.seat
-        seats = len(rules.seats(world))
         priors = dict.fromkeys(ids, 0.0)
         for option_id in ids:
             if option_id == self.baseline or decision is None:
@@ -254,7 +253,7 @@ class _PolicySearch:
             if decision.find(seat, option_id) is None:
                 continue
             after = rules.apply(world, seat, option_id).state
-            priors[option_id] = state_values(rules, after, seats, self.evaluator)[seat]
+            priors[option_id] = seat_value(rules, after, seat, self.evaluator)
         return priors
 
     def run(self, limit: float, deadline: float) -> tuple[str, tuple[OptionStats, ...], int]:

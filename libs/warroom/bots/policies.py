@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from warroom.bots.evaluation import Evaluator, load_game_hooks, state_values, terminal_rewards
+from warroom.bots.evaluation import Evaluator, load_game_hooks, seat_value, terminal_rewards
 from warroom.engine.rules import Rules
 
 Chooser = Callable[[Any, int, Sequence[str]], str]
@@ -89,11 +89,11 @@ def policy_rollout(
     policy: RolloutPolicy,
     max_steps: int,
     evaluator: Evaluator | None,
-    seats: int,
-) -> tuple[list[float], int]:
+    seat: int,
+) -> tuple[float, int]:
     """Play the policy for every seat until the game ends, the epoch moves on, or `max_steps`.
 
-    Returns each seat's value of the state reached (terminal rewards, else the evaluation,
+    Returns `seat`'s value of the state reached (its terminal reward, else the evaluation,
     else 1/2) and the number of options applied.
     """
     steps = 0
@@ -111,24 +111,24 @@ def policy_rollout(
         if decision is None:
             result = rules.result(state)
             assert result is not None, "a finished game must have a result"
-            return terminal_rewards(result, seats), steps
+            return terminal_rewards(result, len(rules.seats(state)))[seat], steps
         if len(decision.seats) > 1:
             answers = simultaneous_answers(rules, state, policy)
             before = state
             state = apply_answers(rules, state, answers)
             if state is before:
-                seat = decision.seats[0]
-                ids = [o.id for o in decision.options_for(seat)]
-                state = rules.apply(state, seat, policy.choose(state, seat, ids)).state
+                mover = decision.seats[0]
+                ids = [o.id for o in decision.options_for(mover)]
+                state = rules.apply(state, mover, policy.choose(state, mover, ids)).state
             steps += len(answers)
             continue
-        seat = decision.seats[0]
-        options = decision.options_for(seat)
+        mover = decision.seats[0]
+        options = decision.options_for(mover)
         option_id = (
             options[0].id
             if len(options) == 1
-            else policy.choose(state, seat, [o.id for o in options])
+            else policy.choose(state, mover, [o.id for o in options])
         )
-        state = rules.apply(state, seat, option_id).state
+        state = rules.apply(state, mover, option_id).state
         steps += 1
-    return state_values(rules, state, seats, evaluator), steps
+    return seat_value(rules, state, seat, evaluator), steps
