@@ -109,3 +109,17 @@ def test_ncw_search_starts_from_the_official_bots_option() -> None:
     choice = IsmctsBot(Budget(iterations=30), seed=2).choose(position)
     assert choice.notes["policy"] == policy.choose(state, seat, ids)
     assert choice.option_id in ids and 0 < choice.iterations <= 30
+
+
+@pytest.mark.skipif("ncw" not in playable_games(), reason="New Cold War is not playable here")
+def test_ncw_evaluation_counts_the_map_towards_the_next_scoring() -> None:
+    from warroom.bots.games import ncw
+
+    rules: Rules[Any] = get_rules("ncw")
+    state = rules.setup(2, "4p", {})
+    free = state.control.index(-1)
+    taken = state.clone()
+    taken.control[free] = 0
+    assert ncw.standings(taken)[0] > ncw.standings(state)[0]
+    assert ncw.evaluate(taken, 0) > ncw.evaluate(state, 0)
+    assert ncw.standings(taken)[1:] == ncw.standings(state)[1:]
