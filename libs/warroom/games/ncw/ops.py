@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from warroom.engine.model import Option
 from warroom.games.ncw.bots import hooks as H
@@ -574,34 +574,54 @@ def _country_actions(
     return tuple(out)
 
 
-@cache
-def _action_table(
-    p: int, ops: int, can_coup: bool, one_per_region: bool
-) -> tuple[tuple[Option, ...], ...]:
-    """Every country's options for p, indexed by `c * 15 + (controller + 1) * 3 + token`.
+_Row = tuple[tuple[tuple[Option, ...], ...], ...]
+"""One country's options by controller (0-3, then -1 = uncontrolled last) and token (0-2)."""
 
-    Valid for a country without an ORBIT override or a permanent destabilization.
-    """
+
+@cache
+def _action_rows(p: int, ops: int, can_coup: bool, one_per_region: bool) -> tuple[_Row, ...]:
+    """Every country's options for p, as `rows[c][controller][token]` (controller -1 indexes
+    the last entry). Valid for a country without an ORBIT override or a permanent
+    destabilization."""
     st = _static()
     bloc = BLOC_OF[p]
-    rows: list[tuple[Option, ...]] = []
+    rows: list[_Row] = []
     for c in range(st.n):
         base, low, orb = st.stab[c][bloc], st.lower[c], st.orbit[c]
-        for ctrl in range(-1, 4):
+        by_ctrl = []
+        for ctrl in (0, 1, 2, 3, NOBODY):
+            by_tok = []
             for tok in range(3):
                 kinds = _country_actions(
                     p, ctrl, tok, ops, can_coup, one_per_region, orb, base, low, -1
                 )
-                rows.append(tuple(st.kinds[k][c] for k in kinds))
+                by_tok.append(tuple(st.kinds[k][c] for k in kinds))
+            by_ctrl.append(tuple(by_tok))
+        rows.append(tuple(by_ctrl))
     return tuple(rows)
+
+
+_NO_ROW: _Row = (((), (), ()),) * 5
+
+
+@lru_cache(maxsize=4096)
+def _masked_rows(
+    p: int, ops: int, can_coup: bool, one_per_region: bool, regions: int
+) -> tuple[_Row, ...]:
+    """`_action_rows` with every country outside the `regions` bitmask offering nothing."""
+    region = _static().region
+    return tuple(
+        row if regions >> region[c] & 1 else _NO_ROW
+        for c, row in enumerate(_action_rows(p, ops, can_coup, one_per_region))
+    )
 
 
 def _collect(s: NcwState, f: Frame, only: int | None) -> list[Option]:
     """The country actions of an "ops" frame, in country order.
 
-    Countries read a table built once per (power, OPs, coup mode); those with an ORBIT
-    override or a permanent destabilization go through `_country_actions`, and those the
-    frame already moved or a block forbids offer nothing.
+    Countries read a table built once per (power, OPs, coup mode, open regions); those with
+    an ORBIT override or a permanent destabilization go through `_country_actions`, and
+    those the frame already moved or a block forbids offer nothing.
     """
     st = _static()
     p, ops, flags = f.seat, f.ops, f.flags
@@ -611,19 +631,9 @@ def _collect(s: NcwState, f: Frame, only: int | None) -> list[Option]:
     if s.blocks:
         blocked_regions, blocked_countries = _blocked_for(s, p)
         skip_regions |= blocked_regions
-    countries: Sequence[int]
-    if only is None and not f.scope:
-        countries = _accessible(s.access[p] & ~skip_regions)
-    else:
-        if only is not None:
-            countries = (only,) if not f.scope or only in f.scope else ()
-        else:
-            countries = f.scope
-        skip_regions |= ~s.access[p]
-        regions = st.region
-        countries = [c for c in countries if not skip_regions >> regions[c] & 1]
+    open_regions = s.access[p] & ~skip_regions
     can_coup = not flags & OPF_NO_COUP and not one_per_region and s.coups_left[p] > 0
-    table = _action_table(p, min(ops, st.ops_cap), can_coup, one_per_region)
+    ops_key = min(ops, st.ops_cap)
     control, token = s.control, s.token
     overrides, perm = s.orbit_override, s.perm_destab
     patch: dict[int, tuple[Option, ...]] = {}
@@ -652,13 +662,26 @@ def _collect(s: NcwState, f: Frame, only: int | None) -> list[Option]:
         patch[c] = ()
     for c in blocked_countries:
         patch[c] = ()
-    if not patch:
-        return [o for c in countries for o in table[c * 15 + control[c] * 3 + token[c] + 3]]
-    return [
-        o
-        for c in countries
-        for o in (patch[c] if c in patch else table[c * 15 + control[c] * 3 + token[c] + 3])
-    ]
+    if only is not None or f.scope:
+        countries: Sequence[int] = f.scope if only is None else (only,)
+        if only is not None and f.scope and only not in f.scope:
+            countries = ()
+        rows = _action_rows(p, ops_key, can_coup, one_per_region)
+        regions = st.region
+        return [
+            o
+            for c in countries
+            if open_regions >> regions[c] & 1
+            for o in (patch[c] if c in patch else rows[c][control[c]][token[c]])
+        ]
+    masked: Sequence[_Row] = _masked_rows(p, ops_key, can_coup, one_per_region, open_regions)
+    if patch:
+        masked = list(masked)
+        regions = st.region
+        for c, options in patch.items():
+            if open_regions >> regions[c] & 1:
+                masked[c] = ((options,) * 3,) * 5
+    return [o for row, k, t in zip(masked, control, token, strict=True) for o in row[k][t]]
 
 
 def reference_ops_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:

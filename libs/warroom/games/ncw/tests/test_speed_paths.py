@@ -9,7 +9,7 @@ from warroom.engine.rng import Rng
 from warroom.games.ncw import ops as O
 from warroom.games.ncw.rules import NewColdWarRules
 from warroom.games.ncw.state import BLUE, RED, Block, Frame
-from warroom.games.ncw.tests.helpers import blank, cid, give, with_ops
+from warroom.games.ncw.tests.helpers import blank, cid, give, rid, with_ops
 
 RULES = NewColdWarRules()
 
@@ -52,6 +52,37 @@ def test_inlined_ops_options_with_orbit_override_tokens_and_blocks() -> None:
             for flags in (0, O.OPF_CONTROL_ONLY | O.OPF_ONE_PER_REGION | O.OPF_NO_COUP):
                 frame = Frame("ops", seat=power, ops=ops, flags=flags)
                 assert O.ops_options(s, frame) == O.reference_ops_options(s, frame)
+
+
+def test_table_ops_options_with_closed_regions_moves_and_scopes() -> None:
+    """The table path agrees with the helpers when special countries sit in closed regions,
+    countries were already moved, a scope applies, or one country is checked alone."""
+    s = blank()
+    give(s, "Russia", "turkey", "israel", "colombia", "iraq", "cuba")
+    give(s, "US", "syria", "egypt")
+    s.orbit_override[cid("turkey")] = -1
+    s.perm_destab[cid("colombia")] = RED
+    s.token[cid("iraq")] = RED + 1
+    s.blocks.append(Block(powers=0b1111, region=rid("CAM"), until_turn=9))
+    moved = (cid("israel"), cid("syria"))
+    scope = (cid("cuba"), cid("colombia"), cid("turkey"), cid("egypt"), cid("iraq"))
+    for power in range(4):
+        for access in (0, 0b1010101, 0b1111111):
+            s.access[power] = access
+            for ops in (1, 2, 3, 4, 7):
+                for flags, items, sc in (
+                    (0, moved, ()),
+                    (0, (), scope),
+                    (O.OPF_CONTROL_ONLY | O.OPF_ONE_PER_REGION | O.OPF_NO_COUP, (), ()),
+                ):
+                    frame = Frame("ops", seat=power, ops=ops, flags=flags, items=items, scope=sc)
+                    expected = O.reference_ops_options(s, frame)
+                    assert O.ops_options(s, frame) == expected
+                    ids = {i for i, _ in expected}
+                    for c in scope:
+                        for kind in ("pos", "coup", "token"):
+                            option = f"{kind}:{O.T().countries[c].id}"
+                            assert O.ops_option_legal(s, frame, option) == (option in ids)
 
 
 def test_decision_is_memoized_and_forgotten() -> None:
