@@ -521,6 +521,7 @@ _POS, _COUP, _TOKEN = 0, 1, 2
 """Country action kinds, indexing `_Static.kinds`."""
 
 
+@lru_cache(maxsize=65536)
 def _country_actions(
     p: int,
     ctrl: int,
@@ -578,6 +579,36 @@ _Row = tuple[tuple[tuple[Option, ...], ...], ...]
 """One country's options by controller (0-3, then -1 = uncontrolled last) and token (0-2)."""
 
 
+_Kinds = tuple[tuple[tuple[int, ...], ...], ...]
+
+
+@cache
+def _kinds_matrix(
+    p: int, ops: int, can_coup: bool, one_per_region: bool, orbit: int, base: int, low: int
+) -> _Kinds:
+    """`_country_actions` by controller (0-3, then -1) and token for one kind of country."""
+    return tuple(
+        tuple(
+            _country_actions(p, ctrl, tok, ops, can_coup, one_per_region, orbit, base, low, -1)
+            for tok in range(3)
+        )
+        for ctrl in (0, 1, 2, 3, NOBODY)
+    )
+
+
+_KIND_SETS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(k for k in (_POS, _COUP, _TOKEN) if bits >> k & 1) for bits in range(8)
+)
+"""Every ordered subset of the action kinds (what `_country_actions` may return)."""
+
+
+@cache
+def _option_sets(c: int) -> dict[tuple[int, ...], tuple[Option, ...]]:
+    """Country c's shared `Option` objects for every subset of the action kinds."""
+    kinds = _static().kinds
+    return {ks: tuple(kinds[k][c] for k in ks) for ks in _KIND_SETS}
+
+
 @cache
 def _action_rows(p: int, ops: int, can_coup: bool, one_per_region: bool) -> tuple[_Row, ...]:
     """Every country's options for p, as `rows[c][controller][token]` (controller -1 indexes
@@ -587,17 +618,12 @@ def _action_rows(p: int, ops: int, can_coup: bool, one_per_region: bool) -> tupl
     bloc = BLOC_OF[p]
     rows: list[_Row] = []
     for c in range(st.n):
-        base, low, orb = st.stab[c][bloc], st.lower[c], st.orbit[c]
-        by_ctrl = []
-        for ctrl in (0, 1, 2, 3, NOBODY):
-            by_tok = []
-            for tok in range(3):
-                kinds = _country_actions(
-                    p, ctrl, tok, ops, can_coup, one_per_region, orb, base, low, -1
-                )
-                by_tok.append(tuple(st.kinds[k][c] for k in kinds))
-            by_ctrl.append(tuple(by_tok))
-        rows.append(tuple(by_ctrl))
+        orbit = 0 if st.orbit[c] >= 0 else NOBODY
+        matrix = _kinds_matrix(
+            p, ops, can_coup, one_per_region, orbit, st.stab[c][bloc], st.lower[c]
+        )
+        options = _option_sets(c).__getitem__
+        rows.append(tuple(tuple(map(options, by_tok)) for by_tok in matrix))
     return tuple(rows)
 
 
