@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
 
 import redis
@@ -42,26 +41,26 @@ def _waiting(client: redis.Redis, settings: Settings) -> list[bytes]:
 async def test_unanswered_bot_turn_is_sent_again_after_the_bound(
     settings: Settings, redis_client: redis.Redis
 ) -> None:
-    quick = settings.model_copy(update={"game_bot_resend_seconds": 0.5})
+    patient = settings.model_copy(update={"game_bot_resend_seconds": 3600.0})
+    due = settings.model_copy(update={"game_bot_resend_seconds": 0.0})
     first = Recorder()
-    replica = await start_replica(quick, first)
+    replica = await start_replica(settings, first)
     try:
-        created = await create(replica.stub, quick, seats=SEATS)
+        created = await create(replica.stub, settings, seats=SEATS)
         gid = created.game_id
         assert first.bots == [(gid, 1, 0)], "the bot owes the opening (simultaneous) decision"
-        assert _waiting(redis_client, quick) == [f"{gid}:1".encode()]
+        assert _waiting(redis_client, settings) == [f"{gid}:1".encode()]
 
         sweep = Recorder()
-        assert await resend(quick, sweep) == 0, "not older than the bound yet"
+        assert await resend(patient, sweep) == 0, "not older than the bound yet"
         assert sweep.bots == []
-        await asyncio.sleep(0.6)
-        assert await resend(quick, sweep) == 1
+        assert await resend(due, sweep) == 1
         assert sweep.bots == [(gid, 1, 0)]
-        assert await resend(quick, sweep) == 0, "sending again restarts the wait"
+        assert await resend(patient, sweep) == 0, "sending again restarts the wait"
         assert sweep.bots == [(gid, 1, 0)]
 
         # the original task and the duplicate both answer: one action is applied
-        token = bot_seat_token(quick.secret(), gid, 1)
+        token = bot_seat_token(settings.secret(), gid, 1)
         view = (await replica.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=token))).view
         request = game_pb2.SubmitActionRequest(
             game_id=gid,
@@ -73,9 +72,8 @@ async def test_unanswered_bot_turn_is_sent_again_after_the_bound(
         )
         answers = [await replica.stub.SubmitAction(request) for _ in range(2)]
         assert [a.version for a in answers] == [1, 1]
-        assert _waiting(redis_client, quick) == [], "an answered bot turn no longer waits"
-        await asyncio.sleep(0.6)
-        assert await resend(quick, sweep) == 0
+        assert _waiting(redis_client, settings) == [], "an answered bot turn no longer waits"
+        assert await resend(due, sweep) == 0
         assert sweep.bots == [(gid, 1, 0)]
     finally:
         await replica.stop()
