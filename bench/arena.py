@@ -12,6 +12,11 @@ A bot spec is `kind[:difficulty][@budget]`, budget `500ms` or `200it`, e.g.
 Usage:
   python bench/arena.py --game toy --bot ismcts@200it --bot heuristic --bot random --games 40
   python bench/arena.py --game ncw --bot ismcts@1000ms --bot ncw-official:expert --games 200 --write
+  python bench/arena.py --game ncw --focus --bot ismcts@600it --bot random --bot heuristic:expert \
+      --bot ncw-official:expert --games 200 --workers 2 --write
+
+`--focus` plays only the first spec against each of the others. All games of all pairings go
+to one pool of `--workers` processes.
 
 `--write` puts the table into docs/benchmarks.md between `<!-- bench:bots -->`
 and `<!-- /bench:bots -->`.
@@ -28,6 +33,7 @@ of process CPU time (unaffected by other processes waiting for the core) and the
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
 import platform
@@ -35,7 +41,7 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -281,6 +287,12 @@ def main(
         bool, typer.Option(help="Measure iterations per CPU second of each --bot instead")
     ] = False,
     every: Annotated[int, typer.Option(help="Calibration: search every n-th choice")] = 5,
+    log: Annotated[
+        Path | None, typer.Option(help="Append each finished game as a JSON line to this file")
+    ] = None,
+    focus: Annotated[
+        bool, typer.Option(help="Only pair the first --bot with each other one (no round robin)")
+    ] = False,
 ) -> None:
     """Play every pairing of the given bot specs and print the win-rate table."""
     specs = list(bot or ["ismcts@100it", "heuristic", "random"])
@@ -299,7 +311,11 @@ def main(
     for text in specs:
         make_bot(parse_spec(text), game)
     patterns = seatings(rules, variant)
-    pairs = list(itertools.combinations(range(len(specs)), 2))
+    pairs = (
+        [(0, b) for b in range(1, len(specs))]
+        if focus
+        else list(itertools.combinations(range(len(specs)), 2))
+    )
     jobs = [(pair, patterns[g % len(patterns)], seed + g) for pair in pairs for g in range(games)]
     stats = {pair: PairStats() for pair in pairs}
     console = Console()
@@ -331,6 +347,10 @@ def main(
         for future in as_completed(futures):
             outcome = future.result()
             stats[outcome.pair].add(outcome)
+            if log is not None:
+                record = {"a": specs[outcome.pair[0]], "b": specs[outcome.pair[1]]}
+                with log.open("a") as out:
+                    out.write(json.dumps({**record, **asdict(outcome)}) + "\n")
             progress.advance(task)
     elapsed = time.perf_counter() - began
     table, rows = render(specs, stats)
