@@ -19,6 +19,10 @@ class LobbySettings(BaseSettings):
     # Key of the player tokens (HS256); empty derives one from the service secret.
     token_secret: SecretStr = SecretStr("")
     token_ttl_s: int = 24 * 3600
+    # Redis connections for commands (calls beyond it wait for a free one) and the most
+    # WatchTicket subscriptions (each holds its own connection).
+    redis_connections: int = 64
+    watch_connections: int = 5000
     # Matchmaking.
     queue: str = "default"
     ticket_ttl_s: int = 600

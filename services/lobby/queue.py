@@ -17,6 +17,7 @@ cancelled ticket is never assigned, and a lapsed claim returns its tickets to th
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import uuid
@@ -35,6 +36,8 @@ CANCELLED = "cancelled"
 EXPIRED = "expired"
 ACTIVE = (SEARCHING, CLAIMED)
 TERMINAL = (MATCHED, CANCELLED, EXPIRED)
+# Most tickets one enqueue script call adds.
+ADD_BATCH = 200
 
 _LUA_HELPERS = """
 local P = ARGV[1]
@@ -63,27 +66,56 @@ local function finish(tid, status, keep, now)
 end
 """
 
-# ARGV: P, tid, created_at, expires_at, data, players(json), game, queue, owner, player_ttl
-# KEYS: the players' active-ticket keys
-_ENQUEUE = (
+# ARGV: P, then a JSON list of tickets to add, each [ticket id, created_at, expires_at,
+# [players], game, queue, player key ttl, default mean, data head, known]. `known` is null
+# to read each player's name and mean in the game from the profile cache (P prof:<player>),
+# else [[means as JSON numbers], [names]]. The match data is the head followed by the
+# means and names. Per ticket: {'ok'}, {'miss'} (a profile or mean not cached), {'bot',
+# player} or {'busy', player, their active ticket}; only 'ok' changes anything.
+_ENQUEUE_MANY = (
     _LUA_HELPERS
     + """
-for i = 1, #KEYS do
-  local other = redis.call('GET', KEYS[i])
-  if other then
-    local st = redis.call('HGET', tkey(other), 'status')
-    if st == 'searching' or st == 'claimed' then return {'busy', KEYS[i], other} end
+local results = {}
+for _, e in ipairs(cjson.decode(ARGV[2])) do
+  local tid, created, expires, players = e[1], e[2], e[3], e[4]
+  local g, q, ttl, default, head, known = e[5], e[6], e[7], e[8], e[9], e[10]
+  local means, names = {}, {}
+  local verdict = nil
+  if known == cjson.null then
+    for i, p in ipairs(players) do
+      local f = redis.call('HMGET', P .. 'prof:' .. p, 'name', 'bot', 'mu:' .. g)
+      if not f[1] or not f[3] then verdict = {'miss'} break end
+      if f[2] == '1' then verdict = {'bot', p} break end
+      names[i] = f[1]
+      if f[3] == 'none' then means[i] = default else means[i] = f[3] end
+    end
+  else
+    means, names = known[1], known[2]
   end
+  if not verdict then
+    for _, p in ipairs(players) do
+      local other = redis.call('GET', P .. 'player:' .. p)
+      if other then
+        local st = redis.call('HGET', tkey(other), 'status')
+        if st == 'searching' or st == 'claimed' then verdict = {'busy', p, other} break end
+      end
+    end
+  end
+  if not verdict then
+    local data = head .. '"r":[' .. table.concat(means, ',') .. '],"n":' .. cjson.encode(names)
+      .. '}'
+    redis.call('HSET', tkey(tid), 'status', 'searching', 'game', g, 'queue', q,
+      'owner', players[1], 'players', cjson.encode(players), 'data', data,
+      'created_at', created, 'expires_at', expires)
+    redis.call('ZADD', poolkey(g, q), created, tid)
+    redis.call('HSET', datakey(g, q), tid, data)
+    redis.call('ZADD', P .. 'exp', expires, tid)
+    for _, p in ipairs(players) do redis.call('SET', P .. 'player:' .. p, tid, 'EX', ttl) end
+    verdict = {'ok'}
+  end
+  results[#results + 1] = verdict
 end
-local tid = ARGV[2]
-redis.call('HSET', tkey(tid), 'status', 'searching', 'game', ARGV[7], 'queue', ARGV[8],
-  'owner', ARGV[9], 'players', ARGV[6], 'data', ARGV[5], 'created_at', ARGV[3],
-  'expires_at', ARGV[4])
-redis.call('ZADD', poolkey(ARGV[7], ARGV[8]), ARGV[3], tid)
-redis.call('HSET', datakey(ARGV[7], ARGV[8]), tid, ARGV[5])
-redis.call('ZADD', P .. 'exp', ARGV[4], tid)
-for i = 1, #KEYS do redis.call('SET', KEYS[i], tid, 'EX', ARGV[10]) end
-return {'ok'}
+return results
 """
 )
 
@@ -293,22 +325,24 @@ class Lock:
     token: int
 
 
-def ticket_data(ticket: Ticket) -> str:
-    """The match function's view of a ticket, as stored in the pool."""
-    return json.dumps(
-        {
-            "p": list(ticket.player_ids),
-            "r": list(ticket.ratings),
-            "c": ticket.created_at,
-            "v": list(ticket.variants),
-            "s": list(ticket.side_preferences),
-            "b": ticket.allow_bots,
-            "f": ticket.bot_fill_after_s,
-            "k": ticket.fill_bot.kind,
-            "d": ticket.fill_bot.difficulty,
-            "n": list(ticket.names),
-        },
-        separators=(",", ":"),
+def ticket_data_head(ticket: Ticket) -> str:
+    """The match function's view of a ticket as stored in the pool (JSON), up to the
+    ratings and names, which the enqueue script appends."""
+    return (
+        json.dumps(
+            {
+                "p": list(ticket.player_ids),
+                "c": ticket.created_at,
+                "v": list(ticket.variants),
+                "s": list(ticket.side_preferences),
+                "b": ticket.allow_bots,
+                "f": ticket.bot_fill_after_s,
+                "k": ticket.fill_bot.kind,
+                "d": ticket.fill_bot.difficulty,
+            },
+            separators=(",", ":"),
+        )[:-1]
+        + ","
     )
 
 
@@ -336,11 +370,21 @@ def _s(value: Any) -> str:
 class TicketQueue:
     """Tickets, pools and claims in one Redis under one key prefix."""
 
-    def __init__(self, client: aioredis.Redis, prefix: str, keep_s: int = 3600) -> None:
+    def __init__(
+        self,
+        client: aioredis.Redis,
+        prefix: str,
+        keep_s: int = 3600,
+        watch_client: aioredis.Redis | None = None,
+    ) -> None:
         self.redis = client
+        # the client whose connections status subscriptions hold
+        self.watch_redis = watch_client or client
         self.prefix = prefix
         self.keep_s = keep_s
-        self._enqueue = client.register_script(_ENQUEUE)
+        self._enqueue_many = client.register_script(_ENQUEUE_MANY)
+        self._adding: list[tuple[list[Any], asyncio.Future[list[str]]]] = []
+        self._adder: asyncio.Task[None] | None = None
         self._cancel = client.register_script(_CANCEL)
         self._claim = client.register_script(_CLAIM)
         self._finalize = client.register_script(_FINALIZE)
@@ -361,26 +405,77 @@ class TicketQueue:
     async def enqueue(
         self, ticket: Ticket, game: str, queue: str, expires_at: float, player_ttl_s: int
     ) -> None:
-        """Add a searching ticket; raises AlreadyQueuedError when a player has an active one."""
-        keys = [f"{self.prefix}player:{p}" for p in ticket.player_ids]
-        result = await self._enqueue(
-            keys=keys,
-            args=[
-                self.prefix,
-                ticket.ticket_id,
-                repr(ticket.created_at),
-                repr(expires_at),
-                ticket_data(ticket),
-                json.dumps(list(ticket.player_ids)),
-                game,
-                queue,
-                ticket.player_ids[0],
-                player_ttl_s,
-            ],
-        )
-        if _s(result[0]) == "busy":
-            player = _s(result[1]).removeprefix(f"{self.prefix}player:")
-            raise AlreadyQueuedError(player, _s(result[2]))
+        """Add a searching ticket with its own ratings and names; raises AlreadyQueuedError
+        when a player has an active one."""
+        known = [[repr(float(r)) for r in ticket.ratings], list(ticket.names)]
+        await self._add(ticket, game, queue, expires_at, player_ttl_s, 0.0, known)
+
+    async def enqueue_cached(
+        self,
+        ticket: Ticket,
+        game: str,
+        queue: str,
+        expires_at: float,
+        player_ttl_s: int,
+        default_mean: float,
+    ) -> list[str]:
+        """Add a searching ticket whose players' names and means in `game` come from the
+        profile cache (`default_mean` for players unrated there); returns the verdict:
+        ["ok"], ["miss"] (nothing added: a profile is not cached), ["bot", player].
+        Raises AlreadyQueuedError when a player has an active ticket."""
+        return await self._add(ticket, game, queue, expires_at, player_ttl_s, default_mean, None)
+
+    async def _add(
+        self,
+        ticket: Ticket,
+        game: str,
+        queue: str,
+        expires_at: float,
+        player_ttl_s: int,
+        default_mean: float,
+        known: list[list[str]] | None,
+    ) -> list[str]:
+        """Queue one ticket for the next batched enqueue call and wait for its verdict
+        (AlreadyQueuedError when a player has an active ticket).
+
+        Tickets that arrive while a call is in flight go together in the next one, so a
+        burst of EnqueueTicket calls costs a few Redis round trips instead of one each.
+        """
+        entry = [
+            ticket.ticket_id,
+            repr(ticket.created_at),
+            repr(expires_at),
+            list(ticket.player_ids),
+            game,
+            queue,
+            player_ttl_s,
+            repr(float(default_mean)),
+            ticket_data_head(ticket),
+            known,
+        ]
+        future: asyncio.Future[list[str]] = asyncio.get_running_loop().create_future()
+        self._adding.append((entry, future))
+        if self._adder is None or self._adder.done():
+            self._adder = asyncio.create_task(self._add_batches())
+        verdict = await future
+        if verdict[0] == "busy":
+            raise AlreadyQueuedError(verdict[1], verdict[2])
+        return verdict
+
+    async def _add_batches(self) -> None:
+        while self._adding:
+            batch, self._adding = self._adding[:ADD_BATCH], self._adding[ADD_BATCH:]
+            try:
+                payload = json.dumps([entry for entry, _ in batch])
+                results = await self._enqueue_many(args=[self.prefix, payload])
+            except Exception as error:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(error)
+                continue
+            for (_, future), verdict in zip(batch, results, strict=True):
+                if not future.done():
+                    future.set_result([_s(v) for v in verdict])
 
     async def get(self, ticket_id: str) -> dict[str, str] | None:
         """A ticket's fields, or None when Redis does not know it."""
@@ -438,7 +533,8 @@ class TicketQueue:
     async def cached_profiles(
         self, player_ids: Sequence[str], game: str
     ) -> dict[str, tuple[str, bool, float | None]] | None:
-        """(name, bot, mean in `game` or None) of every player, or None on any miss."""
+        """(name, bot, mean in `game` or None) of every player, or None on any miss (the
+        enqueue script reads the same fields itself)."""
         pipe = self.redis.pipeline(transaction=False)
         for player_id in player_ids:
             pipe.hmget(f"{self.prefix}prof:{player_id}", ["name", "bot", f"mu:{game}"])

@@ -33,6 +33,7 @@ class Lobby:
     settings: Settings
     lobby: LobbySettings
     redis: aioredis.Redis
+    watch_redis: aioredis.Redis
     store: LobbyStore
     queue: TicketQueue
     games: GameCreator
@@ -44,6 +45,7 @@ class Lobby:
         if close is not None:
             await close()
         await cast(Any, self.redis).aclose()
+        await cast(Any, self.watch_redis).aclose()
 
 
 @cache
@@ -72,10 +74,16 @@ def build(
 ) -> Lobby:
     """A lobby wired from settings (tests pass their own authority client or store)."""
     lobby = lobby or LobbySettings()
-    client = aioredis.Redis.from_url(settings.redis_url)
+    # commands share a bounded pool (a burst of calls waits for a connection instead of
+    # failing); WatchTicket subscriptions, which hold theirs, have their own
+    pool: aioredis.BlockingConnectionPool = aioredis.BlockingConnectionPool.from_url(
+        settings.redis_url, max_connections=lobby.redis_connections, timeout=30
+    )
+    client: aioredis.Redis = cast(Any, aioredis.Redis).from_pool(pool)
+    watch = aioredis.Redis.from_url(settings.redis_url, max_connections=lobby.watch_connections)
     store = store or shared_store(settings.database_url, settings.db_schema)
-    queue = TicketQueue(client, lobby_prefix(settings), lobby.ticket_keep_s)
+    queue = TicketQueue(client, lobby_prefix(settings), lobby.ticket_keep_s, watch_client=watch)
     games = games or GameClient(settings)
     servicer = LobbyServicer(settings, lobby, store, queue, games)
     director = Director(queue, store, games, lobby, settings.game_endpoint)
-    return Lobby(settings, lobby, client, store, queue, games, servicer, director)
+    return Lobby(settings, lobby, client, watch, store, queue, games, servicer, director)

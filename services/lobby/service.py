@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import time
 import uuid
@@ -154,10 +155,14 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
             identity = read_token(self.key, token)
         except TokenError as error:
             raise Unauthenticated(str(error)) from None
+        self._remember(token, identity)
+        return identity
+
+    def _remember(self, token: str, identity: Identity) -> None:
+        """Cache a token known to be valid (checked or just issued by this replica)."""
         if len(self._tokens) >= TOKEN_CACHE:
             self._tokens.clear()
         self._tokens[token] = identity
-        return identity
 
     def _game(self, kind: int, rules_id: str) -> str:
         if rules_id:
@@ -262,6 +267,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
             token, expires = issue_token(
                 self.key, player.id, player.display_name, player.guest, self.lobby.token_ttl_s
             )
+            self._remember(token, Identity(player.id, player.display_name, player.guest, expires))
             return lobby_pb2.LoginResponse(
                 player_id=player.id,
                 display_name=player.display_name,
@@ -557,35 +563,46 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
                     f"ttl_s must be between 0 and {self.lobby.ticket_ttl_max_s} seconds"
                 )
             members = [me.player_id, *party]
-            profiles = await self._profiles(members, game)
-            missing = [p for p in members if p not in profiles]
-            if missing:
-                raise InvalidArgument(f"bad party: unknown players {missing}")
-            if any(profiles[p][1] for p in members):
-                raise InvalidArgument("bad party: bots cannot queue")
             now = time.time()
             ticket = Ticket(
                 ticket_id=f"tk-{uuid.uuid4().hex[:20]}",
                 player_ids=tuple(members),
-                ratings=tuple(
-                    mu if (mu := profiles[p][2]) is not None else SkillRating().mu for p in members
-                ),
+                ratings=(),
                 created_at=now,
                 variants=tuple(request.variants),
                 side_preferences=tuple(request.side_preferences),
                 allow_bots=request.allow_bots,
                 bot_fill_after_s=float(request.bot_fill_after_s),
                 fill_bot=_bot(request.fill_bot, self.default_bot),
-                names=tuple(profiles[p][0] for p in members),
             )
             reason = validate(ticket, layouts)
             if reason is not None:
                 raise InvalidArgument(f"{game}: {reason}")
             ttl = request.ttl_s or self.lobby.ticket_ttl_s
+            player_ttl = self.lobby.ticket_ttl_max_s + 60
             try:
-                await self.queue.enqueue(
-                    ticket, game, self.lobby.queue, now + ttl, self.lobby.ticket_ttl_max_s + 60
+                # names and means from the profile cache, read by the enqueue script itself
+                verdict = await self.queue.enqueue_cached(
+                    ticket, game, self.lobby.queue, now + ttl, player_ttl, SkillRating().mu
                 )
+                if verdict[0] == "miss":
+                    profiles = await self._profiles(members, game)
+                    missing = [p for p in members if p not in profiles]
+                    if missing:
+                        raise InvalidArgument(f"bad party: unknown players {missing}")
+                    if any(profiles[p][1] for p in members):
+                        raise InvalidArgument("bad party: bots cannot queue")
+                    ticket = dataclasses.replace(
+                        ticket,
+                        ratings=tuple(
+                            mu if (mu := profiles[p][2]) is not None else SkillRating().mu
+                            for p in members
+                        ),
+                        names=tuple(profiles[p][0] for p in members),
+                    )
+                    await self.queue.enqueue(ticket, game, self.lobby.queue, now + ttl, player_ttl)
+                elif verdict[0] == "bot":
+                    raise InvalidArgument("bad party: bots cannot queue")
             except AlreadyQueuedError as error:
                 raise FailedPrecondition(
                     f"already queued: player {error.player_id} has active ticket {error.ticket_id}"
@@ -604,11 +621,8 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     async def _profiles(
         self, members: list[str], game: str
     ) -> dict[str, tuple[str, bool, float | None]]:
-        """Name, bot flag and rating mean of each known member: from the Redis cache, or
-        from SQL on a miss (then cached)."""
-        cached = await self.queue.cached_profiles(members, game)
-        if cached is not None:
-            return cached
+        """Name, bot flag and rating mean of each known member, from SQL (then cached for
+        the enqueue script)."""
         known, ratings = await self._db(self.store.players_with_ratings, game, members)
         profiles: dict[str, tuple[str, bool, float | None]] = {}
         for pid, info in known.items():
@@ -668,7 +682,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         except LobbyError as error:
             await context.abort(error.code, error.message)
             return
-        pubsub: Any = self.queue.redis.pubsub()
+        pubsub: Any = self.queue.watch_redis.pubsub()
         await pubsub.subscribe(self.queue.channel(request.ticket_id))
         metrics.WATCHERS.inc()
         try:

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import uuid
+from typing import Any
 
 from sqlalchemy.engine import Engine
 
+from services.lobby.config import LobbySettings
 from services.lobby.director import Director
+from services.lobby.queue import AlreadyQueuedError
 from services.lobby.store import LobbyStore, MatchRecord, SeatPlan
-from services.lobby.tests.harness import Harness
+from services.lobby.tests.harness import Harness, start_lobby
 from warroom.matchmaking import BotChoice, Proposal, SeatAssignment, Ticket
-from warroom.v1 import game_pb2
+from warroom.v1 import game_pb2, lobby_pb2
 
 
 def test_record_matches_round_trips_awkward_text(lobby_migrated: Engine) -> None:
@@ -111,3 +115,89 @@ async def test_many_chunks_commit_and_a_matched_player_queues_again(harness: Har
     again = Ticket("tk-again", tickets[0].player_ids, (25.0,), time.time(), ("duel",))
     await queue.enqueue(again, "toy", queue_name, time.time() + 600, 700)
     assert await queue.active_ticket(tickets[0].player_ids[0]) == "tk-again"
+
+
+async def test_bursts_wait_for_redis_connections_and_watchers_hold_their_own(
+    harness: Harness,
+) -> None:
+    """More calls at once than the command pool has connections wait for one (they used to
+    fail past the client's default 100), and open WatchTicket streams do not take them."""
+    h = harness
+    node = await start_lobby(
+        h.settings, LobbySettings(redis_connections=3, watch_interval_s=30), h.authority
+    )
+    h.nodes.append(node)
+    players = [await h.login() for _ in range(4)]
+    tickets = [
+        (
+            await node.stub.EnqueueTicket(
+                lobby_pb2.EnqueueTicketRequest(rules_id="toy", variants=["duel"]), metadata=p.md
+            )
+        ).ticket.ticket_id
+        for p in players
+    ]
+    watches = [
+        node.stub.WatchTicket(lobby_pb2.WatchTicketRequest(ticket_id=t), metadata=p.md)
+        for p, t in zip(players, tickets, strict=True)
+    ]
+    for watch in watches:
+        first = await watch.read()
+        assert isinstance(first, lobby_pb2.WatchTicketResponse)
+        assert first.status == lobby_pb2.TICKET_STATUS_SEARCHING
+    queue = node.lobby.queue
+    found = await asyncio.gather(*(queue.get(tickets[i % 4]) for i in range(300)))
+    assert all(f is not None and f["status"] == "searching" for f in found)
+    report = await node.lobby.director.cycle("toy")
+    assert report.started == 2
+    for watch in watches:
+        update = await watch.read()
+        assert isinstance(update, lobby_pb2.WatchTicketResponse)
+        assert update.status == lobby_pb2.TICKET_STATUS_MATCHED
+
+
+async def test_batched_enqueue_one_ticket_per_player_and_profiles_from_the_cache(
+    harness: Harness,
+) -> None:
+    """Tickets enqueued at once go in shared script calls: a player with two tickets in one
+    batch gets one; cached names and means fill the match data; a missing profile or mean
+    adds nothing; a bot is refused."""
+    queue = harness.node.lobby.queue
+    now = time.time()
+
+    def make(tid: str, players: tuple[str, ...], **kw: Any) -> Ticket:
+        return Ticket(tid, players, (), now, ("duel",), fill_bot=BotChoice("random", "x"), **kw)
+
+    same = [make(f"dup{i}", ("twice",)) for i in range(2)]
+    many = [make(f"solo{i}", (f"solo{i}",)) for i in range(300)]
+    for p in [*(t.player_ids[0] for t in many), "twice"]:
+        await queue.cache_profile(p, f"Name {p}\\/", False, {"toy": 30.5}, 60)
+    outcomes = await asyncio.gather(
+        *(queue.enqueue_cached(t, "toy", "q", now + 60, 70, 25.0) for t in [*same, *many]),
+        return_exceptions=True,
+    )
+    refused = [o for o in outcomes[:2] if isinstance(o, AlreadyQueuedError)]
+    assert len(refused) == 1 and refused[0].player_id == "twice"
+    assert all(o == ["ok"] for o in outcomes[2:])
+    pool = {t.ticket_id: t for t in await queue.load_pool("toy", "q")}
+    assert len(pool) == 301
+    stored = pool["solo7"]
+    assert (stored.ratings, stored.names) == ((30.5,), ("Name solo7\\/",))
+    assert (stored.created_at, stored.variants, stored.fill_bot) == (
+        now,
+        ("duel",),
+        BotChoice("random", "x"),
+    )
+    # unrated in this game: the default mean; not cached, or no mean for the game: a miss
+    await queue.cache_profile("fresh", "Fresh", False, {"toy": None}, 60)
+    assert await queue.enqueue_cached(make("f", ("fresh",)), "toy", "q", now + 60, 70, 24.0) == [
+        "ok"
+    ]
+    pool = {t.ticket_id: t for t in await queue.load_pool("toy", "q")}
+    assert pool["f"].ratings == (24.0,)
+    await queue.cache_profile("other", "Other", False, {"ncw": 20.0}, 60)
+    for tid, players in (("m1", ("ghost",)), ("m2", ("other",)), ("m3", ("fresh", "ghost"))):
+        verdict = await queue.enqueue_cached(make(tid, players), "toy", "q", now + 60, 70, 25.0)
+        assert verdict == ["miss"] and await queue.get(tid) is None
+    await queue.cache_profile("bot:x", "Bot", True, {"toy": 20.0}, 60)
+    verdict = await queue.enqueue_cached(make("b", ("bot:x",)), "toy", "q", now + 60, 70, 25.0)
+    assert verdict == ["bot", "bot:x"] and await queue.get("b") is None
