@@ -25,7 +25,7 @@ class Batcher(Generic[In, Out]):
     caller. An exception raised by `run` itself is raised to every caller of the batch.
     """
 
-    def __init__(self, run: Run[In, Out], parallel: int = 2, limit: int = 256) -> None:
+    def __init__(self, run: Run[In, Out], parallel: int = 1, limit: int = 256) -> None:
         self.run = run
         self.parallel = max(1, parallel)
         self.limit = max(1, limit)
