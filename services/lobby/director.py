@@ -31,7 +31,10 @@ from warroom.matchmaking import MatchConfig, Proposal, layouts_for, make_matches
 from warroom.v1 import common_pb2, game_pb2
 
 log = get_logger("lobby.director")
-RECORD_CHUNK = 250
+# Most matches recorded and assigned together.
+RECORD_CHUNK = 1000
+# What assigns one recorded match: match id, game id, variant, ticket -> assignment JSON.
+Final = tuple[str, str, str, dict[str, str]]
 _json_str = json.encoder.encode_basestring_ascii
 
 
@@ -186,14 +189,15 @@ class Director:
     async def start_matches(
         self, matches: Sequence[tuple[str, Proposal]], names: dict[str, str]
     ) -> list[str]:
-        """Create the games of claimed matches and commit them chunk by chunk.
+        """Create the games of claimed matches and commit them as they come.
 
-        `concurrency` CreateGame calls are in flight at once, in match order; as soon as
-        every game of a chunk of `record_chunk` matches exists, the chunk is recorded in one
-        SQL transaction and then assigned in one Redis call, while later games are still
-        being created. Per match: "started"; "aborted" when a ticket was cancelled (or its
-        claim lapsed) meanwhile, its other tickets going back to the pool; "failed" when the
-        game could not be created or recorded, every ticket going back to the pool.
+        `concurrency` CreateGame calls are in flight at once, in match order. The games
+        created so far (at most `record_chunk` matches) are recorded in one SQL transaction,
+        then assigned in one Redis round trip while the next games are recorded: creation,
+        SQL and Redis overlap, and a slow authority does not hold back the assignment of
+        games already made. Per match: "started"; "aborted" when a ticket was cancelled (or
+        its claim lapsed) meanwhile, its other tickets going back to the pool; "failed" when
+        the game could not be created or recorded, every ticket going back to the pool.
         """
         if not matches:
             return []
@@ -206,10 +210,9 @@ class Director:
         n = len(matches)
         results = ["failed"] * n
         created: list[game_pb2.CreateGameResponse | None] = [None] * n
-        size = self.record_chunk
-        chunks = [(lo, min(lo + size, n)) for lo in range(0, n, size)]
-        left = [hi - lo for lo, hi in chunks]
-        ready = [asyncio.Event() for _ in chunks]
+        finished: list[int] = []
+        arrived = asyncio.Event()
+        recorded: asyncio.Queue[tuple[list[int], list[Final]] | None] = asyncio.Queue(2)
         order = iter(range(n))
 
         async def creator() -> None:
@@ -219,33 +222,42 @@ class Director:
                     created[i] = await self.games.create_game(self.request(mid, proposal, names))
                 except Exception:
                     log.exception("game creation failed", match_id=mid)
-                chunk = i // size
-                left[chunk] -= 1
-                if not left[chunk]:
-                    ready[chunk].set()
+                finished.append(i)
+                arrived.set()
 
-        async def committer() -> None:
-            for chunk, (lo, hi) in enumerate(chunks):
-                await ready[chunk].wait()
-                await self._commit(matches, names, created, results, lo, hi)
+        async def recorder() -> None:
+            taken = 0
+            while taken < n:
+                await arrived.wait()
+                batch = finished[: self.record_chunk]
+                del finished[: len(batch)]
+                if not finished:
+                    arrived.clear()
+                taken += len(batch)
+                await recorded.put((batch, await self._record(matches, names, created, batch)))
+            await recorded.put(None)
 
-        await asyncio.gather(committer(), *(creator() for _ in range(min(self.concurrency, n))))
+        async def assigner() -> None:
+            while (item := await recorded.get()) is not None:
+                await self._assign(matches, results, *item)
+
+        await asyncio.gather(
+            recorder(), assigner(), *(creator() for _ in range(min(self.concurrency, n)))
+        )
         return results
 
-    async def _commit(
+    async def _record(
         self,
         matches: Sequence[tuple[str, Proposal]],
         names: dict[str, str],
         created: Sequence[game_pb2.CreateGameResponse | None],
-        results: list[str],
-        lo: int,
-        hi: int,
-    ) -> None:
-        """Record matches lo..hi whose games exist in SQL, then assign their tickets; return
-        the tickets of the others to the pool and close their tables."""
+        batch: Sequence[int],
+    ) -> list[Final]:
+        """Record the matches of `batch` whose games exist in SQL; what to assign (nothing
+        when recording failed)."""
         records: list[MatchRecord] = []
-        finals: list[tuple[str, str, str, dict[str, str]]] = []
-        for i in range(lo, hi):
+        finals: list[Final] = []
+        for i in batch:
             response = created[i]
             if response is None:
                 continue
@@ -278,7 +290,18 @@ class Director:
             await asyncio.to_thread(self.store.record_matches, records)
         except Exception:
             log.exception("recording matches failed")
-            finals = []
+            return []
+        return finals
+
+    async def _assign(
+        self,
+        matches: Sequence[tuple[str, Proposal]],
+        results: list[str],
+        batch: Sequence[int],
+        finals: Sequence[Final],
+    ) -> None:
+        """Assign the recorded matches of `batch`; return the tickets of the others to the
+        pool and close their tables."""
         try:
             outcome = await self.queue.finalize_many(finals)
         except Exception:
@@ -288,7 +311,7 @@ class Director:
             return
         verdicts = dict(zip((f[0] for f in finals), outcome, strict=True))
         closing: list[tuple[str, str]] = []
-        for i in range(lo, hi):
+        for i in batch:
             mid = matches[i][0]
             verdict = verdicts.get(mid)
             if verdict is None:
