@@ -908,13 +908,15 @@ def place_options(s: NcwState, p: int) -> list[tuple[str, str]]:
 def _place_choices(s: NcwState, p: int, rows: Callable[[int], Sequence[_T]]) -> list[_T]:
     """`place_options` as items of `rows(card)`: (event, event + reserve, OPs, OPs + reserve)."""
     hand = s.hands[p]
-    rounds_left = tables().setup.rounds_per_turn - s.round
-    crises = [n for n in hand if is_crisis(n)]
+    t = tables()
+    stats = t.cards
+    rounds_left = t.setup.rounds_per_turn - s.round
+    crises = [n for n in hand if stats[n].crisis]
     cards = crises if crises and len(crises) >= rounds_left else hand
     reserve = s.op_reserve[p] == 1
     out: list[_T] = []
     for n in cards:
-        c = card(n)
+        c = stats[n]
         pairs = rows(n)
         if c.crisis:
             event, ops = True, False
