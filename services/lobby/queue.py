@@ -385,6 +385,8 @@ class TicketQueue:
         self._enqueue_many = client.register_script(_ENQUEUE_MANY)
         self._adding: list[tuple[list[Any], asyncio.Future[list[str]]]] = []
         self._adder: asyncio.Task[None] | None = None
+        # per pool: ticket id -> (stored data, parsed ticket) at the last load
+        self._parsed: dict[str, dict[bytes, tuple[bytes, Ticket]]] = {}
         self._cancel = client.register_script(_CANCEL)
         self._claim = client.register_script(_CLAIM)
         self._finalize = client.register_script(_FINALIZE)
@@ -550,9 +552,25 @@ class TicketQueue:
         return int(await self.redis.zcard(self.pool_key(game, queue)))
 
     async def load_pool(self, game: str, queue: str) -> list[Ticket]:
-        """Every searching ticket of a pool, as the match function's input."""
-        raw = await self.redis.hgetall(f"{self.prefix}pooldata:{game}:{queue}")
-        return [parse_ticket(_s(tid), data) for tid, data in raw.items()]
+        """Every searching ticket of a pool, as the match function's input.
+
+        Tickets are parsed once: one whose stored data is the same as at the last load of
+        this pool is taken from then.
+        """
+        key = f"{self.prefix}pooldata:{game}:{queue}"
+        raw: dict[bytes, bytes] = await self.redis.hgetall(key)
+        before = self._parsed.get(key, {})
+        now: dict[bytes, tuple[bytes, Ticket]] = {}
+        tickets = []
+        for tid, data in raw.items():
+            seen = before.get(tid)
+            ticket = (
+                seen[1] if seen is not None and seen[0] == data else parse_ticket(_s(tid), data)
+            )
+            now[tid] = (data, ticket)
+            tickets.append(ticket)
+        self._parsed[key] = now
+        return tickets
 
     async def acquire(self, game: str, queue: str, lock_ms: int) -> Lock | None:
         """Take a pool's matcher lock with a fresh fencing token, or None when it is held."""

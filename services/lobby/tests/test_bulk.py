@@ -201,3 +201,24 @@ async def test_batched_enqueue_one_ticket_per_player_and_profiles_from_the_cache
     await queue.cache_profile("bot:x", "Bot", True, {"toy": 20.0}, 60)
     verdict = await queue.enqueue_cached(make("b", ("bot:x",)), "toy", "q", now + 60, 70, 25.0)
     assert verdict == ["bot", "bot:x"] and await queue.get("b") is None
+
+
+async def test_pool_loads_reparse_only_changed_tickets(harness: Harness) -> None:
+    queue = harness.node.lobby.queue
+    now = time.time()
+    tickets = [Ticket(f"pl{i}", (f"pp{i}",), (20.0 + i,), now, ("duel",)) for i in range(3)]
+    for ticket in tickets:
+        await queue.enqueue(ticket, "toy", "cache", now + 60, 70)
+    first = {t.ticket_id: t for t in await queue.load_pool("toy", "cache")}
+    assert {t: first[t].ratings for t in first} == {"pl0": (20.0,), "pl1": (21.0,), "pl2": (22.0,)}
+    # a ticket whose stored data changed is read again; a gone one is gone
+    key = f"{queue.prefix}pooldata:toy:cache"
+    stored = await queue.redis.hget(key, "pl1")
+    assert stored is not None
+    data = json.loads(stored)
+    data["r"] = [33.0]
+    await queue.redis.hset(key, "pl1", json.dumps(data))
+    await queue.redis.hdel(key, "pl2")
+    second = {t.ticket_id: t for t in await queue.load_pool("toy", "cache")}
+    assert {t: second[t].ratings for t in second} == {"pl0": (20.0,), "pl1": (33.0,)}
+    assert second["pl0"] is first["pl0"]
