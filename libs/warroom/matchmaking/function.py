@@ -143,6 +143,7 @@ def make_matches(
         if not ticket_accepts:
             pool.take(index)
     proposals: list[Proposal] = []
+    most_humans: dict[tuple[str, ...], int] = {}
     anchors = sorted(range(len(tickets)), key=lambda i: (tickets[i].created_at, i))
     for anchor in anchors:
         if pool.taken[anchor]:
@@ -151,7 +152,9 @@ def make_matches(
         waited = ticket.waited(now)
         window = config.window(waited)
         near = _Cached(pool.neighbours(anchor, window, config.max_scan))
-        most = max(layouts[v].humans for v in accepts[anchor])
+        most = most_humans.get(accepts[anchor])
+        if most is None:
+            most = most_humans[accepts[anchor]] = max(layouts[v].humans for v in accepts[anchor])
         proposal: Proposal | None = None
         chosen: list[int] | None = None
         for variant in accepts[anchor]:
@@ -250,7 +253,8 @@ def _propose(
         variant=layout.variant,
         ticket_ids=tuple(t.ticket_id for t in members),
         seats=seating.seats,
-        bot_filled=any(s.bot is not None and not _automated(layout, s.seat) for s in seating.seats),
+        bot_filled=bots
+        and any(s.bot is not None and not _automated(layout, s.seat) for s in seating.seats),
         rating_spread=seating.rating_spread,
         window=window,
     )

@@ -89,6 +89,8 @@ class VariantLayout:
     _teams: tuple[tuple[str, tuple[SeatSlot, ...]], ...] = field(
         init=False, compare=False, repr=False
     )
+    # the human seats of each team, teams in order of their first seat
+    team_groups: tuple[tuple[SeatSlot, ...], ...] = field(init=False, compare=False, repr=False)
     _capacities: tuple[int, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -102,6 +104,7 @@ class VariantLayout:
         object.__setattr__(self, "humans", len(human))
         object.__setattr__(self, "has_teams", has_teams)
         object.__setattr__(self, "_teams", teams)
+        object.__setattr__(self, "team_groups", tuple(seats for _, seats in teams))
         capacities = tuple(len(seats) for _, seats in teams) if has_teams else (len(human),)
         object.__setattr__(self, "_capacities", capacities)
 

@@ -111,19 +111,27 @@ def _greedy_teams(
     mean so far (that still has room), which is optimal for two teams of two."""
     totals = [0.0] * len(teams)
     counts = [0] * len(teams)
+    rooms = [len(seats) for seats in teams]
     placed: list[tuple[SeatSlot, Ticket, str]] = []
-    for ticket in sorted(tickets, key=lambda t: -t.ratings[0]):
+    for ticket in sorted(tickets, key=_strongest_first):
         best = -1
-        for b, seats in enumerate(teams):
-            if counts[b] < len(seats) and (
-                best < 0 or totals[b] / max(1, counts[b]) < totals[best] / max(1, counts[best])
-            ):
-                best = b
+        lowest = 0.0
+        for b, room in enumerate(rooms):
+            count = counts[b]
+            if count < room:
+                mean = totals[b] / count if count else 0.0
+                if best < 0 or mean < lowest:
+                    best, lowest = b, mean
+        rating = ticket.ratings[0]
         placed.append((teams[best][counts[best]], ticket, ticket.player_ids[0]))
-        totals[best] += ticket.ratings[0]
+        totals[best] += rating
         counts[best] += 1
     means = [totals[b] / counts[b] for b in range(len(teams)) if counts[b]]
     return placed, (max(means) - min(means)) if len(means) > 1 else 0.0
+
+
+def _strongest_first(ticket: Ticket) -> float:
+    return -ticket.ratings[0]
 
 
 def seat_match(
@@ -137,15 +145,21 @@ def seat_match(
     Human seats left empty go to `fill_bot`; with no `fill_bot` every human seat must be
     taken. Seats the variant automates get the layout's official bot.
     """
-    players = sum(t.size for t in tickets)
+    players = 0
+    plain = True
+    for t in tickets:
+        size = len(t.player_ids)
+        players += size
+        if size != 1 or t.side_preferences:
+            plain = False
     if players > layout.humans or (fill_bot is None and players != layout.humans):
         return None
     placed: list[tuple[SeatSlot, Ticket, str]]
-    if layout.has_teams and all(t.size == 1 and not t.side_preferences for t in tickets):
-        placed, spread = _greedy_teams(list(layout.teams().values()), tickets)
+    if layout.has_teams and plain:
+        placed, spread = _greedy_teams(layout.team_groups, tickets)
         misses = 0.0
     elif layout.has_teams:
-        teams = list(layout.teams().values())
+        teams = list(layout.team_groups)
         best: tuple[float, float, list[tuple[SeatSlot, Ticket, str]]] | None = None
         symmetric = not any(t.side_preferences for t in tickets)
         for placement in _placements(tickets, [len(t) for t in teams], symmetric):
