@@ -7,13 +7,13 @@ writers on one version exactly one commits (the other gets `Conflict`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, insert, inspect, select, text, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -97,6 +97,19 @@ def _params(game_id: str, head: int, write: Append, stamp: datetime) -> dict[str
         "expected_version": write.action.get("expected_version", 0),
         "key": write.action.get("idempotency_key"),
     }
+
+
+def _update_seats(
+    executor: Session | Connection, game_id: str, updates: Mapping[int, Mapping[str, Any]]
+) -> None:
+    """Change seat fields (control, clock) of one game."""
+    for seat, changes in updates.items():
+        if changes:
+            executor.execute(
+                update(GameSeatRow)
+                .where(GameSeatRow.game_id == game_id, GameSeatRow.seat == seat)
+                .values(**changes)
+            )
 
 
 def _extras(write: Append) -> bool:
@@ -322,13 +335,7 @@ class Store:
                     )
                 if write.result is not None:
                     results.append({"game_id": game_id, "finished_at": stamp, **write.result})
-                for seat, changes in write.seat_updates.items():
-                    if changes:
-                        connection.execute(
-                            update(GameSeatRow)
-                            .where(GameSeatRow.game_id == game_id, GameSeatRow.seat == seat)
-                            .values(**changes)
-                        )
+                _update_seats(connection, game_id, write.seat_updates)
             if snapshots:
                 connection.execute(insert(SnapshotRow), snapshots)
             if results:
@@ -371,13 +378,7 @@ class Store:
                     game_id=game_id, version=seq, data=write.snapshot, created_at=stamp
                 )
             )
-        for seat, changes in write.seat_updates.items():
-            if changes:
-                session.execute(
-                    update(GameSeatRow)
-                    .where(GameSeatRow.game_id == game_id, GameSeatRow.seat == seat)
-                    .values(**changes)
-                )
+        _update_seats(session, game_id, write.seat_updates)
         if write.result is not None:
             session.execute(
                 insert(ResultRow).values(game_id=game_id, finished_at=stamp, **write.result)
@@ -387,14 +388,7 @@ class Store:
     def update_seats(self, game_id: str, updates: dict[int, dict[str, Any]]) -> None:
         """Change seat control or clock fields without a new version."""
         with self.sessions.begin() as session:
-            for seat, changes in updates.items():
-                if not changes:
-                    continue
-                session.execute(
-                    update(GameSeatRow)
-                    .where(GameSeatRow.game_id == game_id, GameSeatRow.seat == seat)
-                    .values(**changes)
-                )
+            _update_seats(session, game_id, updates)
 
     def list_games(
         self, status: str | None, rules_id: str | None, offset: int, limit: int
