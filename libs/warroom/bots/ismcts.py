@@ -81,6 +81,8 @@ POLICY_ACTIVE = 4
 POLICY_MIN_SAMPLES = 3
 POLICY_DROP_Z = 1.5
 POLICY_CHOOSE_Z = 2.0
+POLICY_SCREEN_SHARE = 0.6
+POLICY_VERIFY_PAIRS = 3
 
 Token = tuple[int, str]
 Key = tuple[int, tuple[Token, ...]]
@@ -155,7 +157,7 @@ class IsmctsBot(Bot):
             search = _PolicySearch(
                 position, self._rng, policy, self.rollout_steps or POLICY_PLAYOUT
             )
-            option_id, stats, done = search.run(limit, deadline)
+            option_id, stats, done = search.run(limit, deadline, start)
             elapsed = (time.perf_counter() - start) * 1000
             return Choice(option_id, stats, done, elapsed, notes={"policy": search.baseline})
         tree = _Search(position, self._rng, self.exploration, self.rollout_steps, self.priors)
@@ -226,6 +228,7 @@ class _PolicySearch:
         self.max_steps = max_steps
         self.evaluator = evaluator_for(position.rules)
         self.baseline = ""
+        self.arms: dict[str, _Arm] = {}
 
     def _sample(self) -> tuple[Any, Decision | None]:
         rules, seat = self.position.rules, self.position.seat
@@ -233,7 +236,12 @@ class _PolicySearch:
         return world, rules.decision(world)
 
     def _play(
-        self, world: Any, decision: Decision | None, option_id: str, answers: dict[int, str]
+        self,
+        world: Any,
+        decision: Decision | None,
+        option_id: str,
+        answers: dict[int, str],
+        policy: RolloutPolicy | None = None,
     ) -> float | None:
         rules, seat = self.position.rules, self.position.seat
         if decision is None or decision.find(seat, option_id) is None:
@@ -241,8 +249,32 @@ class _PolicySearch:
         state = rules.apply(world, seat, option_id).state
         if answers:
             state = apply_answers(rules, state, answers)
-        value, _ = policy_rollout(rules, state, self.policy, self.max_steps, self.evaluator, seat)
+        value, _ = policy_rollout(
+            rules, state, policy or self.policy, self.max_steps, self.evaluator, seat
+        )
         return value
+
+    def _answers(self, world: Any, decision: Decision | None) -> dict[int, str]:
+        if decision is None or len(decision.seats) < 2:
+            return {}
+        return simultaneous_answers(self.position.rules, world, self.policy, self.position.seat)
+
+    def verify(self, option_id: str, pairs: int, deadline: float) -> tuple[bool, int]:
+        """Whether `option_id` beats the baseline over `pairs` paired long playouts; playouts run."""
+        verifier = self.policy.verifier()
+        total, count, played = 0.0, 0, 0
+        for _ in range(pairs):
+            if count and time.perf_counter() >= deadline:
+                break
+            world, decision = self._sample()
+            answers = self._answers(world, decision)
+            mine = self._play(world, decision, option_id, answers, verifier)
+            base = self._play(world, decision, self.baseline, answers, verifier)
+            played += 2
+            if mine is not None and base is not None:
+                total += mine - base
+                count += 1
+        return count > 0 and total > 0.0, played
 
     def _priors(self, world: Any, decision: Decision | None, ids: list[str]) -> dict[str, float]:
         rules, seat = self.position.rules, self.position.seat
@@ -256,9 +288,17 @@ class _PolicySearch:
             priors[option_id] = seat_value(rules, after, seat, self.evaluator)
         return priors
 
-    def run(self, limit: float, deadline: float) -> tuple[str, tuple[OptionStats, ...], int]:
-        """Search until the budget or until no option can still beat the baseline."""
-        rules, seat = self.position.rules, self.position.seat
+    def run(
+        self, limit: float, deadline: float, start: float
+    ) -> tuple[str, tuple[OptionStats, ...], int]:
+        """Screen until the budget's screening share or until no option can still beat the
+        baseline, then verify a departure from the baseline with long playouts."""
+        seat = self.position.seat
+        final = deadline
+        if deadline < math.inf:
+            deadline = start + POLICY_SCREEN_SHARE * (deadline - start)
+        if limit < math.inf:
+            limit = max(1, int(POLICY_SCREEN_SHARE * limit))
         ids = self.position.option_ids()
         world, decision = self._sample()
         legal = [i for i in ids if decision is not None and decision.find(seat, i) is not None]
@@ -266,16 +306,12 @@ class _PolicySearch:
         if self.baseline not in ids:
             self.baseline = ids[0]
         priors = self._priors(world, decision, ids)
-        arms = {i: _Arm(i, priors[i]) for i in ids}
+        arms = self.arms = {i: _Arm(i, priors[i]) for i in ids}
         queue = sorted((i for i in ids if i != self.baseline), key=lambda i: -priors[i])
         active, queue = queue[:POLICY_ACTIVE], queue[POLICY_ACTIVE:]
         iterations = 0
         while True:
-            answers = (
-                simultaneous_answers(rules, world, self.policy, skip=seat)
-                if decision is not None and len(decision.seats) > 1
-                else {}
-            )
+            answers = self._answers(world, decision)
             base = self._play(world, decision, self.baseline, answers)
             iterations += 1
             if base is not None:
@@ -317,6 +353,11 @@ class _PolicySearch:
             gain = arm.gain()
             if gain > best_gain and gain > POLICY_CHOOSE_Z * arm.error():
                 best, best_gain = arm.option_id, gain
+        if best != self.baseline and POLICY_VERIFY_PAIRS:
+            confirmed, played = self.verify(best, POLICY_VERIFY_PAIRS, final)
+            iterations += played
+            if not confirmed:
+                best = self.baseline
         stats = tuple(
             OptionStats(
                 i, arms[i].visits, arms[i].total / arms[i].visits if arms[i].visits else 0.0

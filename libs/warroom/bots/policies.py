@@ -3,7 +3,8 @@
 A game may offer a *rollout policy*: a fast, strong chooser `choose(state, seat, option_ids) ->
 option_id` that reads only what the seat may know in a (determinized) state, plus an optional
 `epoch(state)` (a hashable phase marker, e.g. the game round) at whose change a playout stops and
-the game's evaluation scores the state. It is offered either as a `rollout_policy` attribute on
+the game's evaluation scores the state, and an optional `long_epoch` for the longer playouts that
+verify a departure from the policy (None: to the end of the game). It is offered either as a `rollout_policy` attribute on
 the game's `Rules` or registered here with `register_policy` (modules under `warroom.bots.games`
 named after the game id are imported on first use, as for evaluations).
 
@@ -35,6 +36,11 @@ class RolloutPolicy:
     choose: Chooser
     epoch: Callable[[Any], Hashable] | None = None
     epochs: int = 1
+    long_epoch: Callable[[Any], Hashable] | None = None
+
+    def verifier(self) -> RolloutPolicy:
+        """The same policy, stopping at the long epoch (None: at the end of the game)."""
+        return RolloutPolicy(self.choose, self.long_epoch, 1)
 
 
 _POLICIES: dict[str, RolloutPolicy] = {}

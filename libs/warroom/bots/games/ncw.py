@@ -10,7 +10,8 @@ by the heuristic bot's one-ply lookahead and to score ISMCTS playouts cut short.
 Rollout policy. Every seat of a playout plays the rulebook's section 6 flowchart (the
 `ncw-official` chooser, without committing its random draws to the state). A playout stops at the
 end of the current round (`epoch` = turn and round), before the next round's placement, whose
-options are the game's most expensive to list.
+options are the game's most expensive to list. A departure from the flowchart's option is
+verified with longer playouts that stop after the next global scoring (turns 3, 6, 9).
 """
 
 from __future__ import annotations
@@ -71,5 +72,10 @@ def epoch(state: Any) -> Hashable:
     return (state.turn, state.round)
 
 
+def scoring_period(state: Any) -> Hashable:
+    """Which global scoring comes next (turns 1-3, 4-6, 7-9): verification playouts stop after it."""
+    return int((state.turn - 1) // 3)
+
+
 register_evaluator("ncw", evaluate)
-register_policy("ncw", RolloutPolicy(official_choice, epoch, 1))
+register_policy("ncw", RolloutPolicy(official_choice, epoch, 1, scoring_period))
