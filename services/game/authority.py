@@ -988,7 +988,7 @@ class Authority:
         return frame
 
     async def resign(self, game_id: str, token: str) -> tuple[int, Result]:
-        """Resign: the game ends with this seat (and its team) last."""
+        """Resign: the game ends, ranked by `resign_result` (the game's hook, else this seat last)."""
         live = await self.get(game_id)
         caller = await self.authenticate(live, token)
         await self.limit(token)
