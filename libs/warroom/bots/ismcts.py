@@ -34,9 +34,10 @@ in which every seat plays the policy after the searching seat's root option, cut
 epoch (or the end) and scored by the evaluation. Root options share determinizations round by
 round, so they are compared on paired samples; the policy's own option is the baseline (its
 prior), the others enter by evaluation prior and leave once clearly worse, and the search stops
-early when no option is left to challenge the baseline. It departs from the policy's option only
-on significant evidence, so it plays at least about as well as the policy. A decision with one
-option is answered without search.
+early when no option is left to challenge the baseline. Screening takes `POLICY_SCREEN_SHARE` of
+the budget; a departure from the policy's option needs significant screening evidence and must
+then also win `POLICY_VERIFY_PAIRS` paired long playouts (to the policy's `long_epoch`, else the
+end). A decision with one option is answered without search.
 
 The budget is in iterations, milliseconds, or both (whichever ends first).
 With an iteration budget and a seed, a search is reproducible.
