@@ -406,6 +406,9 @@ async def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="best of N for scenarios 1-2")
     parser.add_argument("--clients", type=int, default=3, help="load generator processes")
     parser.add_argument("--concurrency", type=int, default=32, help="calls in flight per client")
+    parser.add_argument(
+        "--service-repeat", type=int, default=2, help="best of N for the stub-authority gRPC run"
+    )
     parser.add_argument("--stub-authority", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.stub_authority:
@@ -468,10 +471,22 @@ async def main() -> None:
                 port,
             )
             procs.append(stub)
-            results["svc_stub"] = await through_service(
-                settings, env, f"127.0.0.1:{port}", stub.pid, args.seconds, "stub", **load
-            )
-            print("service, stub authority", results["svc_stub"], flush=True)
+            runs = []
+            for i in range(args.service_repeat):
+                runs.append(
+                    await through_service(
+                        settings,
+                        env,
+                        f"127.0.0.1:{port}",
+                        stub.pid,
+                        args.seconds,
+                        f"stub{i}",
+                        **load,
+                    )
+                )
+                print("service, stub authority", runs[-1], flush=True)
+            results["svc_stub"] = max(runs, key=lambda r: r["created_per_s"])
+            results["svc_stub"]["runs"] = [r["created_per_s"] for r in runs]
             port = free_port()
             game_env = {**env, "WARROOM_GAME_PORT": str(port)}
             game_env["WARROOM_GAME_METRICS_PORT"] = str(free_port())
@@ -506,7 +521,7 @@ def render(results: dict[str, Any], args: argparse.Namespace) -> str:
         " real Redis and PostgreSQL on loopback; New Cold War 4p solo tickets, ratings ~ N(25, 5)."
         f" 1-minute load average {results['load_before']:.1f} before and"
         f" {results['load_after']:.1f} after (other work shared the machine: wall times"
-        " stretch with it, CPU times much less).",
+        " stretch with it, CPU times less so).",
         "",
         "| Measure | Result | Open Match 2 (published, GKE) |",
         "|---|---|---|",
@@ -545,10 +560,29 @@ def render(results: dict[str, Any], args: argparse.Namespace) -> str:
             f" ({s['matched']:,} of {s['created']:,} in {s['seconds']:.1f} s); lobby CPU"
             f" {s['lobby_cpu_ms_per_ticket']:.2f} ms per ticket (enqueue and matching);"
             f" authority CPU {s['authority_cpu_ms_per_game']:.2f} ms per game; load"
-            f" generator CPU {s['client_cpu_ms_per_call']:.2f} ms per call |"
-            " 500 creations/s, 500 matches/s |"
+            f" generator CPU {s['client_cpu_ms_per_call']:.2f} ms per call"
+            + (
+                f"; best of {len(s['runs'])} runs (created/s: "
+                + ", ".join(f"{r:,.0f}" for r in s["runs"])
+                + ")"
+                if len(s.get("runs", ())) > 1
+                else ""
+            )
+            + " | 500 creations/s, 500 matches/s |"
         )
+    if "svc_real" in results:
+        a = results["svc_real"]["authority_cpu_ms_per_game"]
+        lines += [
+            "",
+            f"With the real authority the rate is bounded by CreateGame: {a:.1f} ms of authority"
+            " CPU per 4-player New Cold War game, so 1,000 tickets/s (250 games/s) would take"
+            f" {a * 250 / 1000:.1f} of the 2 cores for game creation alone.",
+        ]
     lines += [
+        "",
+        "Before the speed pass of 2026-11-29 (load average about 6): 10,000-ticket cycle"
+        " 1.64 s with 0.76 s of lobby CPU; 364 created/s through EnqueueTicket (clients, lobby"
+        " and matcher in one process, real authority).",
         "",
         f"Variant layouts are read from the rules once per process ({results['warm_s']:.1f} s"
         " cold for New Cold War, done before timing).",
