@@ -112,12 +112,6 @@ def _update_seats(
             )
 
 
-def _extras(write: Append) -> bool:
-    return (
-        write.snapshot is not None or write.result is not None or any(write.seat_updates.values())
-    )
-
-
 def _outcomes(
     items: Sequence[tuple[str, int, Append]], written: set[str]
 ) -> list[Exception | None]:
@@ -312,14 +306,10 @@ class Store:
             columns["expected_version"].append(action.get("expected_version", 0))
             columns["key"].append(action.get("idempotency_key"))
             columns["finish"].append(write.result is not None)
-        params = {**columns, "stamp": stamp}
-        if not any(_extras(write) for _g, _h, write in items):
-            # log rows only: the one statement is its own transaction (no BEGIN/COMMIT trips)
-            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as auto:
-                written = {row[0] for row in auto.exec_driver_sql(_PG_BATCH, params)}
-            return _outcomes(items, written)
         with self.engine.begin() as connection:
-            written = {row[0] for row in connection.exec_driver_sql(_PG_BATCH, params)}
+            written = {
+                row[0] for row in connection.exec_driver_sql(_PG_BATCH, {**columns, "stamp": stamp})
+            }
             snapshots, results = [], []
             for game_id, head, write in items:
                 if game_id not in written:
