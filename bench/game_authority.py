@@ -491,33 +491,34 @@ async def main() -> None:
                 f"{client_ms:.2f} ms/action, echo server CPU {echo_ms:.2f} ms/call",
                 flush=True,
             )
-        capacity = next((r[1] for r in rows if r[0] == 100), None)
-        for fraction in (
-            [float(f) for f in args.paced_fractions.split(",") if f] if capacity else []
-        ):
-            offered = (capacity or 0.0) * fraction
-            rate, lat, views, cpu, queued = await run_game_paced(
-                stub, settings, 100, args.seconds, offered, authority.pid
-            )
-            echo_lat = await run_echo_paced(echo_channel, 100, args.seconds, offered)
-            paced.append(
-                (
-                    fraction,
-                    offered,
-                    rate,
-                    lat,
-                    echo_lat,
-                    cpu / max(1, len(lat)) * 1e3,
-                    views / max(1, len(lat)),
-                    queued,
+            # the paced rows right after the 100-game row: the authority then holds ~100 games
+            capacity = rate if n == 100 else None
+            for fraction in (
+                [float(f) for f in args.paced_fractions.split(",") if f] if capacity else []
+            ):
+                offered = (capacity or 0.0) * fraction
+                rate, lat, views, cpu, queued = await run_game_paced(
+                    stub, settings, 100, args.seconds, offered, authority.pid
                 )
-            )
-            print(
-                f"paced N=100 at {offered:.0f}/s: SubmitAction p50 {ms(pct(lat, 0.5))} ms p99 "
-                f"{ms(pct(lat, 0.99))} ms | echo p50 {ms(pct(echo_lat, 0.5))} ms p99 "
-                f"{ms(pct(echo_lat, 0.99))} ms | {queued} arrivals found no idle game",
-                flush=True,
-            )
+                echo_lat = await run_echo_paced(echo_channel, 100, args.seconds, offered)
+                paced.append(
+                    (
+                        fraction,
+                        offered,
+                        rate,
+                        lat,
+                        echo_lat,
+                        cpu / max(1, len(lat)) * 1e3,
+                        views / max(1, len(lat)),
+                        queued,
+                    )
+                )
+                print(
+                    f"paced N=100 at {offered:.0f}/s: SubmitAction p50 {ms(pct(lat, 0.5))} ms p99 "
+                    f"{ms(pct(lat, 0.99))} ms | echo p50 {ms(pct(echo_lat, 0.5))} ms p99 "
+                    f"{ms(pct(echo_lat, 0.99))} ms | {queued} arrivals found no idle game",
+                    flush=True,
+                )
         await game_channel.close()
         await echo_channel.close()
     finally:
