@@ -301,6 +301,9 @@ class Authority:
         self.committer: Batcher[tuple[str, int, Append], None] = Batcher(
             self._commit_many, settings.game_commit_parallel, limit=128
         )
+        self.creator: Batcher[tuple[GameRow, list[GameSeatRow]], GameRow] = Batcher(
+            self._create_many, settings.game_commit_parallel, limit=128
+        )
         self._pubsub: Any = None
         self._listener: asyncio.Task[None] | None = None
         self._subscribed: dict[str, int] = {}
@@ -314,6 +317,12 @@ class Authority:
     async def _commit_many(self, items: list[tuple[str, int, Append]]) -> list[Exception | None]:
         """Group commit: the queued appends of different games in one SQL transaction."""
         return await self.db(self.store.append_many, items)
+
+    async def _create_many(
+        self, items: list[tuple[GameRow, list[GameSeatRow]]]
+    ) -> list[GameRow | Exception]:
+        """Group commit: the queued new games in one SQL transaction."""
+        return await self.db(self.store.create_many, items)
 
     async def close(self) -> None:
         """Stop background work."""
@@ -609,7 +618,7 @@ class Authority:
         for seat, changes in plan.updates.items():
             for key, value in changes.items():
                 setattr(seats[seat], key, value)
-        stored = await self.db(self.store.create, row, seats)
+        stored = await self.creator((row, seats))
         if stored.id != game_id:
             return await self._created(await self.get(stored.id))
         frame = Frame(0, state, (), rules.result(state.game) if state.over else None)
@@ -620,10 +629,12 @@ class Authority:
         if live.result is None:
             await self._reconcile(live)
         log.debug("game created", game_id=game_id, rules=rules_id, variant=variant)
-        return await self._created(live)
+        return await self._created(live, (tokens, spectator))
 
-    async def _created(self, live: LiveGame) -> game_pb2.CreateGameResponse:
-        tokens, spectator = self._tokens(live.id, live.row.salt, len(live.seats))
+    async def _created(
+        self, live: LiveGame, minted: tuple[list[str], str] | None = None
+    ) -> game_pb2.CreateGameResponse:
+        tokens, spectator = minted or self._tokens(live.id, live.row.salt, len(live.seats))
         return game_pb2.CreateGameResponse(
             game_id=live.id,
             seat_tokens=["" if s.bot is not None else tokens[s.seat] for s in live.seats],

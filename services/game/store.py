@@ -153,9 +153,15 @@ class Append:
     result: dict[str, Any] | None = None
 
 
+_KEYS: dict[type, tuple[str, ...]] = {}
+
+
 def _values(row: Any) -> dict[str, Any]:
     """The column values of an ORM object, for a Core insert."""
-    return {attr.key: getattr(row, attr.key) for attr in inspect(type(row)).column_attrs}
+    keys = _KEYS.get(type(row))
+    if keys is None:
+        keys = _KEYS[type(row)] = tuple(attr.key for attr in inspect(type(row)).column_attrs)
+    return {key: getattr(row, key) for key in keys}
 
 
 class Store:
@@ -183,6 +189,33 @@ class Store:
             if existing is None:
                 raise
             return existing
+
+    def create_many(
+        self, items: Sequence[tuple[GameRow, Sequence[GameSeatRow]]]
+    ) -> list[GameRow | Exception]:
+        """Insert several games and their seats in ONE transaction (group commit).
+
+        Returns, per item, the stored game (the existing one for a used request_id) or the
+        error that refused it. When the batch fails (a used request_id, say) it is rolled
+        back and each item is created on its own.
+        """
+        if len(items) == 1:
+            return [self._create_one(*items[0])]
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(insert(GameRow), [_values(game) for game, _s in items])
+                connection.execute(
+                    insert(GameSeatRow), [_values(seat) for _g, seats in items for seat in seats]
+                )
+            return [game for game, _s in items]
+        except Exception:
+            return [self._create_one(*item) for item in items]
+
+    def _create_one(self, game: GameRow, seats: Sequence[GameSeatRow]) -> GameRow | Exception:
+        try:
+            return self.create(game, seats)
+        except Exception as exc:
+            return exc
 
     def by_request_id(self, request_id: str) -> GameRow | None:
         """The game created with a caller reference."""

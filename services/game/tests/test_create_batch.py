@@ -1,0 +1,117 @@
+"""Group commit of CreateGame: concurrent creations share SQL transactions and stay durable."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from services.game.models import GameRow, GameSeatRow
+from services.game.store import Store
+from services.game.tests.helpers import Replica, toy_request
+
+
+def _stored(replica: Replica, game_id: str) -> tuple[GameRow | None, int]:
+    with Session(replica.engine) as session:
+        game = session.get(GameRow, game_id)
+        seats = session.scalar(
+            select(func.count()).select_from(GameSeatRow).where(GameSeatRow.game_id == game_id)
+        )
+        return game, int(seats or 0)
+
+
+async def test_concurrent_creates_are_group_committed(replica: Replica) -> None:
+    """16 concurrent creations take fewer transactions than games, and every game is stored."""
+    creator = replica.authority.creator
+    batches, items = creator.batches, creator.items
+    answers = await asyncio.gather(
+        *(replica.authority.create(toy_request(seed=100 + i)) for i in range(16))
+    )
+    assert creator.items - items == 16
+    assert creator.batches - batches < 16
+    assert len({answer.game_id for answer in answers}) == 16
+    for answer in answers:
+        game, seats = _stored(replica, answer.game_id)
+        assert game is not None and game.version == 0
+        assert seats == 2
+
+
+async def test_used_request_id_in_a_batch(replica: Replica) -> None:
+    """Two concurrent creations with one request_id answer one game; the others still land."""
+    key = f"req-{uuid.uuid4().hex}"
+    answers = await asyncio.gather(
+        replica.authority.create(toy_request(seed=1, request_id=key)),
+        *(replica.authority.create(toy_request(seed=2 + i)) for i in range(6)),
+        replica.authority.create(toy_request(seed=9, request_id=key)),
+    )
+    assert answers[0].game_id == answers[-1].game_id
+    assert len({answer.game_id for answer in answers}) == 7
+    with Session(replica.engine) as session:
+        assert (
+            session.scalar(
+                select(func.count()).select_from(GameRow).where(GameRow.request_id == key)
+            )
+            == 1
+        )
+    for answer in answers:
+        game, seats = _stored(replica, answer.game_id)
+        assert game is not None and seats == 2
+
+
+def _rows(game_id: str, request_id: str | None) -> tuple[GameRow, list[GameSeatRow]]:
+    stamp = datetime.now(UTC)
+    game = GameRow(
+        id=game_id,
+        rules_id="toy",
+        variant="duel",
+        options={},
+        seed="1",
+        salt="salt",
+        status="active",
+        version=0,
+        allow_spectators=False,
+        spectator_delay_versions=0,
+        spectator_token_digest=None,
+        request_id=request_id,
+        created_at=stamp,
+        updated_at=stamp,
+    )
+    seats = [
+        GameSeatRow(
+            game_id=game_id,
+            seat=i,
+            player_id=f"p{i}",
+            display_name=f"P{i}",
+            token_digest="0" * 64,
+            bot=None,
+            clock=None,
+            controller="human",
+            reclaim=False,
+            clock_remaining_ms=None,
+        )
+        for i in range(2)
+    ]
+    return game, seats
+
+
+async def test_create_many_falls_back_per_item(replica: Replica) -> None:
+    """A batch refused as a whole is retried item by item: each gets its own outcome."""
+    store = Store(replica.engine)
+    key = f"req-{uuid.uuid4().hex}"
+    first = uuid.uuid4().hex
+    (stored,) = store.create_many([_rows(first, key)])
+    assert isinstance(stored, GameRow) and stored.id == first
+    taken = uuid.uuid4().hex
+    fresh = uuid.uuid4().hex
+    clash = first  # same primary key as a stored game, no request_id: an error for that item
+    outcomes = store.create_many([_rows(taken, key), _rows(fresh, None), _rows(clash, None)])
+    existing, created, refused = outcomes
+    assert isinstance(existing, GameRow) and existing.id == first
+    assert isinstance(created, GameRow) and created.id == fresh
+    assert isinstance(refused, Exception)
+    game, seats = _stored(replica, fresh)
+    assert game is not None and seats == 2
+    assert _stored(replica, taken)[0] is None
