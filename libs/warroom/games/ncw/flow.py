@@ -188,14 +188,55 @@ def run_event(s: NcwState, n: int, player: int, ctx: Ctx) -> None:
 # ---------------------------------------------------------------- setup
 
 
-def new_state(seed: int, variant: str) -> NcwState:
-    """A new game before any decision (objectives dealt, awaiting the keep choice)."""
+@dataclass(frozen=True)
+class _Start:
+    """The seed-independent part of a new game of one variant (built once per process)."""
+
+    bots: int
+    vetoes: tuple[int, ...]
+    access: tuple[int, ...]
+    withdrawn: tuple[int, ...]
+    pools: tuple[tuple[int, ...], ...]
+
+
+@cache
+def _start(variant: str) -> _Start:
     t = tables()
     setup = t.setup
     config = variant_config(variant)
     bots = 0
     for name in config.get("bots", []) or []:
         bots |= 1 << power_index(str(name))
+    access = []
+    for p in range(4):
+        mask = 0
+        locks = setup.access_locks.get(POWERS[p], {})
+        perm = setup.permanent_locks.get(POWERS[p], [])
+        for r, region in enumerate(t.regions):
+            if region.id not in locks and region.id not in perm:
+                mask |= 1 << r
+        access.append(mask)
+    withdrawn = {int(n) for n in config.get("withdrawn_objectives", []) or []}
+    return _Start(
+        bots=bots,
+        vetoes=tuple(
+            VETO_1 | VETO_2 | VETO_3 | (VETO_EXTRA if POWERS[p] in setup.extra_veto_powers else 0)
+            for p in range(4)
+        ),
+        access=tuple(access),
+        withdrawn=tuple(sorted(withdrawn)),
+        pools=tuple(
+            tuple(n for n in t.power_objectives[p] if n not in withdrawn) for p in range(4)
+        ),
+    )
+
+
+def new_state(seed: int, variant: str) -> NcwState:
+    """A new game before any decision (objectives dealt, awaiting the keep choice)."""
+    t = tables()
+    setup = t.setup
+    start = _start(variant)
+    bots = start.bots
     n_c, n_r = len(t.countries), len(t.regions)
     s = NcwState(variant=variant, bots=bots, rng=rng.seed_state(seed))
     s.control = [NOBODY] * n_c
@@ -210,36 +251,24 @@ def new_state(seed: int, variant: str) -> NcwState:
     s.media_box = [0] * 4
     s.op_reserve = [0] * 4
     s.coups_left = [setup.coups_per_turn] * 4
-    s.vetoes = [
-        VETO_1 | VETO_2 | VETO_3 | (VETO_EXTRA if POWERS[p] in setup.extra_veto_powers else 0)
-        for p in range(4)
-    ]
+    s.vetoes = list(start.vetoes)
     s.vetoed_this_turn = [False] * 4
     s.vetoes_spent = [0] * 4
-    s.access = []
-    for p in range(4):
-        mask = 0
-        locks = setup.access_locks.get(POWERS[p], {})
-        perm = setup.permanent_locks.get(POWERS[p], [])
-        for r, region in enumerate(t.regions):
-            if region.id not in locks and region.id not in perm:
-                mask |= 1 << r
-        s.access.append(mask)
+    s.access = list(start.access)
     s.hands = [[] for _ in range(4)]
     s.plays = [None] * 4
     s.exchange = [-1] * 4
     deck = list(t.decade_cards[0])
     s.rng = rng.shuffle(s.rng, deck)
     s.deck = deck
-    withdrawn = {int(n) for n in config.get("withdrawn_objectives", []) or []}
-    for n in sorted(withdrawn):
+    for n in start.withdrawn:
         s.flags[f"withdrawn:{n}"] = 1
     s.objectives = [[] for _ in range(4)]
     s.objective_offer = [[] for _ in range(4)]
     s.objective_decks = []
     s.declared = [[] for _ in range(4)]
     for p in range(4):
-        pool = [n for n in t.power_objectives[p] if n not in withdrawn]
+        pool = list(start.pools[p])
         s.rng = rng.shuffle(s.rng, pool)
         if bots >> p & 1:
             s.objective_decks.append(pool)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from operator import attrgetter
 from typing import Any
 
@@ -73,6 +74,12 @@ def _carry_memo(memo: Decision, before: NcwState, frame: Frame, seat: int, work:
         work.memo = Decision(memo.kind, memo.prompt, options)
 
 
+@cache
+def _variants() -> tuple[VariantInfo, ...]:
+    """The variant list, built once per process from the content."""
+    return tuple(variant_infos())
+
+
 class NewColdWarRules(Rules[NcwState]):
     """The rules of New Cold War (rulebook sections 2-5; bots and variants per section 6)."""
 
@@ -81,7 +88,7 @@ class NewColdWarRules(Rules[NcwState]):
 
     def variants(self) -> Sequence[VariantInfo]:
         """Every variant in content/variants.yaml, with the bot variants' difficulty option."""
-        return variant_infos()
+        return _variants()
 
     def setup(self, seed: int, variant: str, options: Mapping[str, str]) -> NcwState:
         """A new game: objectives dealt, waiting for the first decision."""
