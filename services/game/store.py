@@ -7,12 +7,14 @@ writers on one version exactly one commits (the other gets `Conflict`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, insert, inspect, select, text, update
+from sqlalchemy import JSON, Table, func, insert, inspect, select, text, update
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -82,6 +84,37 @@ FROM ins JOIN d ON d.game_id = ins.game_id AND d.seq = ins.seq
 WHERE g.id = ins.game_id AND g.version = ins.seq - 1
 RETURNING g.id
 """
+
+
+def _unnest_insert(table: Table) -> str:
+    """PostgreSQL: insert many rows of `table` in ONE statement, one array parameter per column."""
+    dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
+    names = [column.name for column in table.columns]
+    arrays = ", ".join(
+        f"CAST(%({name})s AS {column.type.compile(dialect=dialect)}[])"
+        for name, column in zip(names, table.columns, strict=True)
+    )
+    return (
+        f"INSERT INTO {table.name} ({', '.join(names)}) "
+        f"SELECT * FROM unnest({arrays}) AS d({', '.join(names)})"
+    )
+
+
+def _columns(table: Table, rows: Sequence[Any]) -> dict[str, list[Any]]:
+    """Column-wise values of ORM objects for `_unnest_insert` (JSON columns as JSON text)."""
+    out: dict[str, list[Any]] = {}
+    for column in table.columns:
+        values = [getattr(row, column.key) for row in rows]
+        if isinstance(column.type, JSON):
+            values = [json.dumps(value) for value in values]
+        out[column.name] = values
+    return out
+
+
+_GAMES = cast(Table, GameRow.__table__)
+_SEATS = cast(Table, GameSeatRow.__table__)
+_PG_GAMES = _unnest_insert(_GAMES)
+_PG_SEATS = _unnest_insert(_SEATS)
 
 
 def _params(game_id: str, head: int, write: Append, stamp: datetime) -> dict[str, Any]:
@@ -202,12 +235,16 @@ class Store:
         if len(items) == 1:
             return [self._create_one(*items[0])]
         try:
+            games = [game for game, _s in items]
+            seats = [seat for _g, rows in items for seat in rows]
             with self.engine.begin() as connection:
-                connection.execute(insert(GameRow), [_values(game) for game, _s in items])
-                connection.execute(
-                    insert(GameSeatRow), [_values(seat) for _g, seats in items for seat in seats]
-                )
-            return [game for game, _s in items]
+                if self.engine.dialect.name == "postgresql":
+                    connection.exec_driver_sql(_PG_GAMES, _columns(_GAMES, games))
+                    connection.exec_driver_sql(_PG_SEATS, _columns(_SEATS, seats))
+                else:
+                    connection.execute(insert(GameRow), [_values(game) for game in games])
+                    connection.execute(insert(GameSeatRow), [_values(seat) for seat in seats])
+            return list[GameRow | Exception](games)
         except Exception:
             return [self._create_one(*item) for item in items]
 

@@ -6,7 +6,7 @@ import asyncio
 import uuid
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
 from services.game.models import GameRow, GameSeatRow
@@ -115,3 +115,48 @@ async def test_create_many_falls_back_per_item(replica: Replica) -> None:
     game, seats = _stored(replica, fresh)
     assert game is not None and seats == 2
     assert _stored(replica, taken)[0] is None
+
+
+async def test_batched_rows_read_back_like_single_ones(replica: Replica) -> None:
+    """The one-statement batch insert stores exactly what the per-game insert stores."""
+    store = Store(replica.engine)
+
+    stamp = datetime.now(UTC)
+
+    def rows(game_id: str) -> tuple[GameRow, list[GameSeatRow]]:
+        game, seats = _rows(game_id, None)
+        game.created_at = game.updated_at = stamp
+        game.options = {"difficulty": "expert"}
+        seats[0].bot = {"kind": "heuristic", "level": 2}
+        seats[1].clock = {"mode": 1, "initial_seconds": 60}
+        seats[1].clock_remaining_ms = 60_000
+        seats[1].clock_deadline = game.created_at
+        seats[1].clock_version = 0
+        return game, seats
+
+    single = uuid.uuid4().hex
+    batched = [uuid.uuid4().hex, uuid.uuid4().hex]
+    store.create(*rows(single))
+    assert all(isinstance(out, GameRow) for out in store.create_many([rows(g) for g in batched]))
+
+    def read(game_id: str) -> tuple[object, ...]:
+        loaded = store.load(game_id)
+        assert loaded is not None
+        game = {k: v for k, v in vars(loaded.game).items() if k not in ("_sa_instance_state", "id")}
+        seats = [
+            {k: v for k, v in vars(s).items() if k not in ("_sa_instance_state", "game_id")}
+            for s in loaded.seats
+        ]
+        with Session(replica.engine) as session:
+            nulls = session.execute(
+                text(
+                    "SELECT seat, bot IS NULL, clock IS NULL FROM seats WHERE game_id = :g ORDER BY seat"
+                ),
+                {"g": game_id},
+            ).all()
+        return game, seats, [tuple(n) for n in nulls]
+
+    expected = read(single)
+    assert expected[1][0]["bot"] == {"kind": "heuristic", "level": 2}
+    for game_id in batched:
+        assert read(game_id) == expected
