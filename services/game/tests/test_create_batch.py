@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
@@ -139,7 +140,7 @@ async def test_batched_rows_read_back_like_single_ones(replica: Replica) -> None
     store.create(*rows(single))
     assert all(isinstance(out, GameRow) for out in store.create_many([rows(g) for g in batched]))
 
-    def read(game_id: str) -> tuple[object, ...]:
+    def read(game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[tuple[Any, ...]]]:
         loaded = store.load(game_id)
         assert loaded is not None
         game = {k: v for k, v in vars(loaded.game).items() if k not in ("_sa_instance_state", "id")}
