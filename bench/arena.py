@@ -77,6 +77,8 @@ class GameOutcome:
     steps: int
     seconds: dict[str, float]
     decisions: dict[str, int]
+    seed: int = 0
+    pattern: tuple[int, ...] = ()
 
 
 def seatings(rules: Any, variant: str) -> list[list[int]]:
@@ -142,7 +144,7 @@ def play_one(
         side: min(result.ranks[s] for s, p in enumerate(pattern) if p == side) for side in (0, 1)
     }
     score = 1.0 if best[0] < best[1] else 0.5 if best[0] == best[1] else 0.0
-    return GameOutcome(pair, score, steps, seconds, decisions)
+    return GameOutcome(pair, score, steps, seconds, decisions, seed, tuple(pattern))
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,8 +162,8 @@ def calibrate_one(
 ) -> Calibration:
     """Run the bot on every `every`-th real choice of one policy-driven game; count its work.
 
-    Only searches that ran until their time budget count towards the rate (an early stop has
-    nothing left to search).
+    Every search that ran at least one iteration counts towards the rate, early stops included:
+    their set-up cost per decision is part of what a second buys, so the rate errs low.
     """
     _register(extra)
     from warroom.bots.policies import policy_for
@@ -191,6 +193,7 @@ def calibrate_one(
                 searches += 1
                 if spec.budget_ms and choice.elapsed_ms >= 0.95 * spec.budget_ms:
                     full += 1
+                if choice.iterations > 0:
                     iterations += choice.iterations
                     cpu += spent
         option = policy.choose(state, seat, ids) if policy is not None else rng.choice(ids)
@@ -262,6 +265,32 @@ def render(
     return table, rows
 
 
+def read_log(
+    log: Path, game: str, variant: str, specs: Sequence[str], pairs: Sequence[tuple[int, int]]
+) -> list[GameOutcome]:
+    """The finished games of these pairings recorded in `log` (one per seed, first record wins)."""
+    if not log.exists():
+        return []
+    wanted = {(specs[a], specs[b]): (a, b) for a, b in pairs}
+    found: dict[tuple[tuple[int, int], int], GameOutcome] = {}
+    for line in log.read_text().splitlines():
+        record = json.loads(line)
+        pair = wanted.get((record["a"], record["b"]))
+        if pair is None or record.get("game") != game or record.get("variant") != variant:
+            continue
+        outcome = GameOutcome(
+            pair,
+            record["score"],
+            record["steps"],
+            record["seconds"],
+            record["decisions"],
+            record["seed"],
+            tuple(record["pattern"]),
+        )
+        found.setdefault((pair, outcome.seed), outcome)
+    return list(found.values())
+
+
 def write_section(body: str, doc: Path = DOC, append: bool = False) -> None:
     """Replace (or add) this script's section of docs/benchmarks.md; `append` adds to it."""
     docsections.write_section(doc, "bots", body, append=append)
@@ -293,6 +322,13 @@ def main(
     focus: Annotated[
         bool, typer.Option(help="Only pair the first --bot with each other one (no round robin)")
     ] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            help="Count the games already in --log and play only the seeds it lacks "
+            "(runs of several sessions add up to one table)"
+        ),
+    ] = False,
 ) -> None:
     """Play every pairing of the given bot specs and print the win-rate table."""
     specs = list(bot or ["ismcts@100it", "heuristic", "random"])
@@ -316,8 +352,19 @@ def main(
         if focus
         else list(itertools.combinations(range(len(specs)), 2))
     )
-    jobs = [(pair, patterns[g % len(patterns)], seed + g) for pair in pairs for g in range(games)]
+    if resume and log is None:
+        raise typer.BadParameter("--resume needs --log")
+    earlier = read_log(log, game, variant, specs, pairs) if resume and log is not None else []
+    done = {(o.pair, o.seed) for o in earlier}
+    jobs = [
+        (pair, patterns[g % len(patterns)], seed + g)
+        for g in range(games)
+        for pair in pairs
+        if (pair, seed + g) not in done
+    ]
     stats = {pair: PairStats() for pair in pairs}
+    for outcome in earlier:
+        stats[outcome.pair].add(outcome)
     console = Console()
     began = time.perf_counter()
     with (
@@ -348,7 +395,12 @@ def main(
             outcome = future.result()
             stats[outcome.pair].add(outcome)
             if log is not None:
-                record = {"a": specs[outcome.pair[0]], "b": specs[outcome.pair[1]]}
+                record = {
+                    "game": game,
+                    "variant": variant,
+                    "a": specs[outcome.pair[0]],
+                    "b": specs[outcome.pair[1]],
+                }
                 with log.open("a") as out:
                     out.write(json.dumps({**record, **asdict(outcome)}) + "\n")
             progress.advance(task)
@@ -358,9 +410,14 @@ def main(
     if write:
         body = [
             *([] if append else ["## Bot arena (`bench/arena.py`)", ""]),
-            f"Game `{game}`, variant `{variant}`, {games} games per pairing over "
-            f"{len(patterns)} rotating seatings, seeds {seed}..{seed + games - 1}; "
-            f"{elapsed:.0f} s wall clock on {workers} process(es), "
+            f"Game `{game}`, variant `{variant}`, up to {games} games per pairing over "
+            f"{len(patterns)} rotating seatings, seeds {seed}..{seed + games - 1}"
+            + (
+                f" ({len(earlier)} of the games read back from `{log.name}`)"
+                if earlier and log
+                else ""
+            )
+            + f"; {elapsed:.0f} s wall clock on {workers} process(es) for {len(jobs)} new games, "
             f"{platform.processor() or platform.machine()}, Python {platform.python_version()}.",
             "A game is a win for A when A's best-placed seat finishes ahead of B's (a tie counts half).",
             "",
@@ -413,7 +470,8 @@ def run_calibration(
         budget = round(rate * spec.budget_ms / 1000)
         kind = text.partition("@")[0]
         console.print(
-            f"{text}: {sum(r.searches for r in runs)} searches, {full} ran to the time budget: "
+            f"{text}: {sum(r.searches for r in runs)} searches, {full} ran to the time budget; "
+            f"over all searches "
             f"{rate:.0f} iterations per CPU second -> {kind}@{budget}it "
             f"(load average {os.getloadavg()[0]:.2f})"
         )

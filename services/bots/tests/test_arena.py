@@ -47,3 +47,25 @@ def test_write_section_replaces_only_its_own(arena: ModuleType, tmp_path: Path) 
     text = doc.read_text()
     assert "keep" in text and "second" in text and "first" not in text
     assert text.count("<!-- bench:bots -->") == 1
+
+
+def test_resume_plays_only_missing_seeds_and_counts_the_log(
+    arena: ModuleType, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    log = tmp_path / "arena.jsonl"
+    args = ["--game", "toy", "--bot", "heuristic", "--bot", "random", "--workers", "1"]
+    args += ["--log", str(log), "--resume", "--seed", "5"]
+    runner = CliRunner()
+    first = runner.invoke(arena.app, [*args, "--games", "3"])
+    assert first.exit_code == 0, first.output
+    assert len(log.read_text().splitlines()) == 3
+    second = runner.invoke(arena.app, [*args, "--games", "5"])
+    assert second.exit_code == 0, second.output
+    lines = log.read_text().splitlines()
+    assert len(lines) == 5
+    outcomes = arena.read_log(log, "toy", "duel", ["heuristic", "random"], [(0, 1)])
+    assert sorted(o.seed for o in outcomes) == [5, 6, 7, 8, 9]
+    assert all(o.pattern in ((0, 1), (1, 0)) for o in outcomes)
+    assert arena.read_log(log, "toy", "duel", ["random", "heuristic"], [(0, 1)]) == []
