@@ -538,11 +538,11 @@ class Authority:
         return seats, spectator
 
     async def create(self, request: game_pb2.CreateGameRequest) -> game_pb2.CreateGameResponse:
-        """Create a game (the caller's service credential is checked by the servicer)."""
-        if request.request_id:
-            existing = await self.db(self.store.by_request_id, request.request_id)
-            if existing is not None:
-                return await self._created(await self.get(existing.id))
+        """Create a game (the caller's service credential is checked by the servicer).
+
+        A used `request_id` answers with the game it created: the grouped insert meets the
+        unique request_id and the store returns the stored game (no read before the write).
+        """
         try:
             rules_id = request.rules_id or kinds.game_id(request.game)
             rules = get_rules(rules_id)

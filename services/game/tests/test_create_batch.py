@@ -62,6 +62,22 @@ async def test_used_request_id_in_a_batch(replica: Replica) -> None:
         assert game is not None and seats == 2
 
 
+async def test_retried_request_id_answers_the_stored_game(replica: Replica) -> None:
+    """A retry after the first creation committed gets the same game and seat tokens."""
+    key = f"req-{uuid.uuid4().hex}"
+    first = await replica.authority.create(toy_request(seed=3, request_id=key))
+    batches = replica.authority.creator.batches
+    again = await replica.authority.create(toy_request(seed=4, request_id=key))
+    assert again.game_id == first.game_id and again.seed == first.seed == 3
+    assert list(again.seat_tokens) == list(first.seat_tokens)
+    assert replica.authority.creator.batches == batches + 1
+    with Session(replica.engine) as session:
+        count = session.scalar(
+            select(func.count()).select_from(GameRow).where(GameRow.request_id == key)
+        )
+    assert count == 1
+
+
 def _rows(game_id: str, request_id: str | None) -> tuple[GameRow, list[GameSeatRow]]:
     stamp = datetime.now(UTC)
     game = GameRow(
