@@ -407,7 +407,7 @@ async def main() -> None:
     parser.add_argument("--clients", type=int, default=3, help="load generator processes")
     parser.add_argument("--concurrency", type=int, default=32, help="calls in flight per client")
     parser.add_argument(
-        "--service-repeat", type=int, default=2, help="best of N for the stub-authority gRPC run"
+        "--service-repeat", type=int, default=2, help="best of N for each gRPC scenario"
     )
     parser.add_argument("--stub-authority", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -471,31 +471,27 @@ async def main() -> None:
                 port,
             )
             procs.append(stub)
-            runs = []
-            for i in range(args.service_repeat):
-                runs.append(
-                    await through_service(
-                        settings,
-                        env,
-                        f"127.0.0.1:{port}",
-                        stub.pid,
-                        args.seconds,
-                        f"stub{i}",
-                        **load,
+
+            async def best_of(name: str, target: str, pid: int) -> dict[str, Any]:
+                runs = []
+                for i in range(args.service_repeat):
+                    runs.append(
+                        await through_service(
+                            settings, env, target, pid, args.seconds, f"{name}{i}", **load
+                        )
                     )
-                )
-                print("service, stub authority", runs[-1], flush=True)
-            results["svc_stub"] = max(runs, key=lambda r: r["created_per_s"])
-            results["svc_stub"]["runs"] = [r["created_per_s"] for r in runs]
+                    print(f"service, {name} authority", runs[-1], flush=True)
+                best = max(runs, key=lambda r: min(r["created_per_s"], r["matched_per_s"]))
+                best["runs"] = [(r["created_per_s"], r["matched_per_s"]) for r in runs]
+                return best
+
+            results["svc_stub"] = await best_of("stub", f"127.0.0.1:{port}", stub.pid)
             port = free_port()
             game_env = {**env, "WARROOM_GAME_PORT": str(port)}
             game_env["WARROOM_GAME_METRICS_PORT"] = str(free_port())
             real = await start_process([sys.executable, "-m", "services.game"], game_env, port)
             procs.append(real)
-            results["svc_real"] = await through_service(
-                settings, env, f"127.0.0.1:{port}", real.pid, args.seconds, "real", **load
-            )
-            print("service, real authority", results["svc_real"], flush=True)
+            results["svc_real"] = await best_of("real", f"127.0.0.1:{port}", real.pid)
     finally:
         for proc in procs:
             proc.terminate()
@@ -562,9 +558,8 @@ def render(results: dict[str, Any], args: argparse.Namespace) -> str:
             f" authority CPU {s['authority_cpu_ms_per_game']:.2f} ms per game; load"
             f" generator CPU {s['client_cpu_ms_per_call']:.2f} ms per call"
             + (
-                f"; best of {len(s['runs'])} runs (created/s: "
-                + ", ".join(f"{r:,.0f}" for r in s["runs"])
-                + ")"
+                f"; best of {len(s['runs'])} runs by the lower of the two rates (created/matched"
+                " per s: " + ", ".join(f"{c:,.0f}/{m:,.0f}" for c, m in s["runs"]) + ")"
                 if len(s.get("runs", ())) > 1
                 else ""
             )
@@ -578,11 +573,31 @@ def render(results: dict[str, Any], args: argparse.Namespace) -> str:
             " CPU per 4-player New Cold War game, so 1,000 tickets/s (250 games/s) would take"
             f" {a * 250 / 1000:.1f} of the 2 cores for game creation alone.",
         ]
+    if "cycle" in results and "svc_real" in results:
+        cycle = results["cycle"]["total_s"]
+        rates = [
+            min(results[k]["created_per_s"], results[k]["matched_per_s"])
+            for k in ("svc_stub", "svc_real")
+        ]
+        lines += [
+            "",
+            "Targets (issue 5), this run: one 10,000-ticket cycle under 1 s: "
+            + (f"**MET** ({cycle:.2f} s)" if cycle < 1 else f"**NOT MET** ({cycle:.2f} s)")
+            + "; at least 1,000 tickets/s created and matched through gRPC: "
+            + ", ".join(
+                f"{'**MET**' if r >= 1000 else '**NOT MET**'} with {who} ({r:,.0f}/s)"
+                for r, who in zip(rates, ("the stub authority", "the real authority"), strict=True)
+            )
+            + ".",
+        ]
     lines += [
         "",
         "Before the speed pass of 2026-11-29 (load average about 6): 10,000-ticket cycle"
         " 1.64 s with 0.76 s of lobby CPU; 364 created/s through EnqueueTicket (clients, lobby"
-        " and matcher in one process, real authority).",
+        " and matcher in one process, real authority). Before CreateGame stopped reading SQL"
+        " for its request_id ahead of the insert (0c3f110): 4.2 ms of authority CPU per game,"
+        " 627 created/s and 520 matched/s with the real authority (load 0.9; the same code gave"
+        " 2.5 ms, 1,078/856 on a quiet machine).",
         "",
         f"Variant layouts are read from the rules once per process ({results['warm_s']:.1f} s"
         " cold for New Cold War, done before timing).",
