@@ -54,7 +54,9 @@ async def main():
     server.add_insecure_port("127.0.0.1:" + sys.argv[1])
     await server.start()
     await server.wait_for_termination()
-asyncio.run(main())
+from services.common import eventloop
+from services.common.settings import Settings
+eventloop.run(main(), Settings())
 """
 
 
@@ -537,6 +539,7 @@ async def main() -> None:
         f"`bench/game_authority.py --seconds {args.seconds:g}`, {time.strftime('%Y-%m-%d %H:%M')}"
         f" UTC, {platform.machine()}, {os.cpu_count()} cores, Python "
         f"{platform.python_version()}; authority and echo server as subprocesses on loopback, "
+        "both on the services' event loop (uvloop), "
         "the load generator in a third process, PostgreSQL and Redis local, all on the same "
         "cores. Persistence on: a SubmitAction is answered only after its log row is committed "
         "to PostgreSQL (group commit: the rows of concurrent submissions of different games "

@@ -16,6 +16,7 @@ from prometheus_client import Counter, Histogram
 
 from services.bots import core
 from services.bots.settings import BotSettings, get_bot_settings
+from services.common import eventloop
 from services.common.logging import configure_logging, get_logger
 from services.common.server import RunningServer, serve_until_signal, start_server
 from warroom.engine.errors import RulesError
@@ -209,4 +210,4 @@ async def _main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(_main())
+    eventloop.run(_main(), get_bot_settings())

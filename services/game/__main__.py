@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 
+from services.common import eventloop
 from services.common.celery_app import make_celery
 from services.common.db import make_engine, migrate
 from services.common.logging import configure_logging
@@ -56,9 +57,8 @@ def tune_gc() -> None:
     gc.set_threshold(20_000, 20, 20)
 
 
-async def main() -> None:
+async def main(settings: Settings) -> None:
     """Serve until SIGTERM/SIGINT."""
-    settings = get_settings()
     configure_logging(settings.log_level, settings.log_json)
     running, authority = await start(settings)
     tune_gc()
@@ -77,4 +77,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    eventloop.run(main(get_settings()), get_settings())

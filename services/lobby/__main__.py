@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import sys
 
+from services.common import eventloop
 from services.common.db import migrate
 from services.common.logging import configure_logging
 from services.common.server import serve_until_signal, start_server
@@ -51,4 +52,4 @@ async def main(matchmaker: bool) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main("--matchmaker" in sys.argv[1:]))
+    eventloop.run(main("--matchmaker" in sys.argv[1:]), get_settings())
