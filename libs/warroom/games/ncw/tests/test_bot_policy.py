@@ -12,6 +12,44 @@ from warroom.games.ncw.state import CHINA, EU, POWERS, RUSSIA, US, Frame, NcwSta
 MEA = content.REGION_IDS.index("MEA")
 
 
+# The core states below (example 7b and the turn-3 reserve test): China's Asia, the EU's Africa.
+CORE_ASIA_CHINA = dict.fromkeys(
+    [
+        "DPR Korea",
+        "India",
+        "Pakistan",
+        "Bangladesh",
+        "Afghanistan",
+        "Laos",
+        "Cambodia",
+        "Myanmar",
+        "Indonesia",
+    ],
+    CHINA,
+)
+CORE_AFRICA_EU = dict.fromkeys(
+    [
+        "Somalia",
+        "Kenya",
+        "Ethiopia",
+        "Congo",
+        "Cameroon",
+        "Angola",
+        "South Africa",
+        "Mozambique",
+        "Botswana",
+        "Ivory Coast",
+        "Nigeria",
+        "Libya",
+        "Niger",
+        "Chad",
+        "Mauritania",
+        "Mali",
+    ],
+    EU,
+)
+
+
 def cid(name: str) -> int:
     """The core index of a country by rulebook name."""
     t = content.tables()
@@ -106,36 +144,7 @@ def test_example_2a_coup_on_the_core_state() -> None:
 
 
 def test_example_7b_stabilize_sudan_on_the_core_state() -> None:
-    asia = [
-        "DPR Korea",
-        "India",
-        "Pakistan",
-        "Bangladesh",
-        "Afghanistan",
-        "Laos",
-        "Cambodia",
-        "Myanmar",
-        "Indonesia",
-    ]
-    africa = [
-        "Somalia",
-        "Kenya",
-        "Ethiopia",
-        "Congo",
-        "Cameroon",
-        "Angola",
-        "South Africa",
-        "Mozambique",
-        "Botswana",
-        "Ivory Coast",
-        "Nigeria",
-        "Libya",
-        "Niger",
-        "Chad",
-        "Mauritania",
-        "Mali",
-    ]
-    control = {**dict.fromkeys(asia, CHINA), **dict.fromkeys(africa, EU), "Sudan": CHINA}
+    control = {**CORE_ASIA_CHINA, **CORE_AFRICA_EU, "Sudan": CHINA}
     state = make_state(control, bots=(1 << CHINA) | (1 << EU), media_box=[0, 0, 1, 0])
     state.flags["bot_attacks"] = 1 << (CHINA * 7 + content.REGION_IDS.index("AFR"))
     state.flags["bot_attacks_turn"] = state.turn
@@ -233,37 +242,7 @@ def test_media_benefit_on_the_core_frame() -> None:
 
 
 def test_no_op_reserve_in_the_last_round_of_turn_3_on_the_core_state() -> None:
-    asia = [
-        "DPR Korea",
-        "India",
-        "Pakistan",
-        "Bangladesh",
-        "Afghanistan",
-        "Laos",
-        "Cambodia",
-        "Myanmar",
-        "Indonesia",
-    ]
-    africa = [
-        "Somalia",
-        "Kenya",
-        "Ethiopia",
-        "Congo",
-        "Cameroon",
-        "Angola",
-        "South Africa",
-        "Mozambique",
-        "Botswana",
-        "Ivory Coast",
-        "Nigeria",
-        "Libya",
-        "Niger",
-        "Chad",
-        "Mauritania",
-        "Mali",
-        "Sudan",
-    ]
-    control = {**dict.fromkeys(asia, CHINA), **dict.fromkeys(africa, EU)}
+    control = {**CORE_ASIA_CHINA, **CORE_AFRICA_EU, "Sudan": EU}
     state = make_state(control, bots=(1 << CHINA) | (1 << EU), turn=3, round=2)
     state.flags["bot_attacks"] = 1 << (CHINA * 7 + content.REGION_IDS.index("AFR"))
     state.flags["bot_attacks_turn"] = 3
