@@ -132,10 +132,10 @@ def play_one(
         position = position_for(rules, state.game, seat, state.pending, variant)
         began = time.process_time()
         choice = bots[seat].choose(position)
-        side = "AB"[pattern[seat]]
+        mover = "AB"[pattern[seat]]
         if len(position.option_ids()) > 1:
-            seconds[side] += time.process_time() - began
-            decisions[side] += 1
+            seconds[mover] += time.process_time() - began
+            decisions[mover] += 1
         state = match.apply(state, seat, choice.option_id).state
         steps += 1
     result = match.result(state)
@@ -299,6 +299,17 @@ def read_log(
     return list(found.values())
 
 
+def seed_ranges(seeds: Sequence[int]) -> str:
+    """Sorted seeds as ranges: `101..130, 301..305`."""
+    runs: list[list[int]] = []
+    for seed in seeds:
+        if runs and seed == runs[-1][1] + 1:
+            runs[-1][1] = seed
+        else:
+            runs.append([seed, seed])
+    return ", ".join(f"{a}..{b}" if b > a else str(a) for a, b in runs) or "none"
+
+
 def write_section(body: str, doc: Path = DOC, append: bool = False) -> None:
     """Replace (or add) this script's section of docs/benchmarks.md; `append` adds to it."""
     docsections.write_section(doc, "bots", body, append=append)
@@ -418,14 +429,14 @@ def main(
     if write:
         body = [
             *([] if append else ["## Bot arena (`bench/arena.py`)", ""]),
-            f"Game `{game}`, variant `{variant}`, up to {games} games per pairing over "
-            f"{len(patterns)} rotating seatings, seeds {seed}..{seed + games - 1}"
+            f"Game `{game}`, variant `{variant}`, {len(patterns)} rotating seatings, seeds "
+            f"{seed_ranges(sorted({o.seed for o in earlier} | {j[2] for j in jobs}))}"
             + (
-                f" ({len(earlier)} of the games read back from `{log.name}`)"
+                f" ({len(earlier)} games read back from `{log.name}`, {len(jobs)} played now)"
                 if earlier and log
                 else ""
             )
-            + f"; {elapsed:.0f} s wall clock on {workers} process(es) for {len(jobs)} new games, "
+            + f"; {elapsed:.0f} s wall clock on {workers} process(es), "
             f"{platform.processor() or platform.machine()}, Python {platform.python_version()}.",
             "A game is a win for A when A's best-placed seat finishes ahead of B's (a tie counts half).",
             "",

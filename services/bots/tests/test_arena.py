@@ -69,3 +69,8 @@ def test_resume_plays_only_missing_seeds_and_counts_the_log(
     assert sorted(o.seed for o in outcomes) == [5, 6, 7, 8, 9]
     assert all(o.pattern in ((0, 1), (1, 0)) for o in outcomes)
     assert arena.read_log(log, "toy", "duel", ["random", "heuristic"], [(0, 1)]) == []
+
+
+def test_seed_ranges(arena: ModuleType) -> None:
+    assert arena.seed_ranges([101, 102, 103, 105, 301, 302]) == "101..103, 105, 301..302"
+    assert arena.seed_ranges([]) == "none"
