@@ -104,3 +104,14 @@ def test_replay_reproduces_bit_for_bit_and_game_over_is_typed() -> None:
     assert rules.encode_bytes(replayed.game) == rules.encode_bytes(state.game)
     with pytest.raises(GameOverError):
         match.apply(state, 0, "pass")
+
+
+def test_require_listed_names_the_problem() -> None:
+    from warroom.engine.errors import require_listed
+
+    options = {1: [("a", "A"), ("b", "B")]}
+    require_listed(options, 1, "b", "pick")
+    with pytest.raises(IllegalOptionError, match="seat 0 does not act in 'pick'"):
+        require_listed(options, 0, "a", "pick")
+    with pytest.raises(IllegalOptionError, match="not a legal option"):
+        require_listed(options, 1, "c", "pick")

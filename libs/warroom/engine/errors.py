@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 
 class RulesError(Exception):
     """Base class for every error the rules library raises."""
@@ -21,6 +23,17 @@ class IllegalOptionError(RulesError):
         super().__init__(
             f"illegal option {option_id!r} for seat {seat} in decision {decision_id!r}: {reason}"
         )
+
+
+def require_listed(
+    options: Mapping[int, Sequence[tuple[str, object]]], seat: int, option_id: str, kind: str
+) -> None:
+    """Raise IllegalOptionError unless `option_id` is among `seat`'s (id, label) options."""
+    listed = options.get(seat)
+    if listed is None:
+        raise IllegalOptionError("", option_id, seat, f"seat {seat} does not act in {kind!r}")
+    if not any(i == option_id for i, _ in listed):
+        raise IllegalOptionError("", option_id, seat, "not a legal option")
 
 
 class GameOverError(RulesError):

@@ -10,7 +10,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from warroom.engine import rng
-from warroom.engine.errors import IllegalOptionError
+from warroom.engine.errors import IllegalOptionError, require_listed
 from warroom.engine.model import Applied, Decision, Result, SeatInfo, VariantInfo
 from warroom.engine.rules import Rules
 from warroom.games.ncw import flow
@@ -140,13 +140,7 @@ class NewColdWarRules(Rules[NcwState]):
             if seat != frame.seat or not ops_option_legal(state, frame, option_id):
                 raise IllegalOptionError("", option_id, seat, "not a legal option")
         else:
-            options = flow.frame_options(state, frame)
-            if seat not in options:
-                raise IllegalOptionError(
-                    "", option_id, seat, f"seat {seat} does not act in {frame.kind!r}"
-                )
-            if not any(i == option_id for i, _ in options[seat]):
-                raise IllegalOptionError("", option_id, seat, "not a legal option")
+            require_listed(flow.frame_options(state, frame), seat, option_id, frame.kind)
         work = state.clone()
         ctx = flow.Ctx()
         rng_before = work.rng

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from google.protobuf.message import Message
 
-from warroom.engine.errors import IllegalOptionError, SetupError
+from warroom.engine.errors import IllegalOptionError, SetupError, require_listed
 from warroom.engine.model import Applied, Decision, Option, Result, SeatInfo, VariantInfo
 from warroom.engine.rules import Rules
 from warroom.games.qmg_cw import air, battle, board, codec, flow, reactions, scoring, turn, views  # noqa: F401
@@ -74,13 +74,7 @@ class ColdWarRules(Rules[CwState]):
         frame = state.top()
         if frame is None or state.over:
             raise IllegalOptionError("", option_id, seat, "the game is over")
-        options = flow.options_of(state, frame)
-        if seat not in options:
-            raise IllegalOptionError(
-                "", option_id, seat, f"seat {seat} does not act in {frame.kind!r}"
-            )
-        if not any(i == option_id for i, _ in options[seat]):
-            raise IllegalOptionError("", option_id, seat, "not a legal option")
+        require_listed(flow.options_of(state, frame), seat, option_id, frame.kind)
         work = state.clone()
         ctx = flow.Ctx()
         before = work.rng
