@@ -101,6 +101,17 @@ def update_top(state: CwState, **changes: object) -> Frame:
     return frame
 
 
+def seat_done(state: CwState, frame: Frame, seat: int) -> bool:
+    """Clear `seat` from the top frame's mask of seats still to answer; pop the frame when none
+    is left. True when the frame was popped."""
+    mask = frame.mask & ~(1 << seat)
+    if mask:
+        update_top(state, mask=mask)
+        return False
+    pop(state)
+    return True
+
+
 def options_of(state: CwState, frame: Frame) -> Options:
     """The options of a decision frame (empty for an automatic one)."""
     entry = DECIDE.get(frame.kind)

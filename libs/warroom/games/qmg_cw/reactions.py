@@ -21,6 +21,7 @@ from warroom.games.qmg_cw.flow import (
     decision,
     pop,
     push,
+    seat_done,
     update_top,
 )
 from warroom.games.qmg_cw.state import (
@@ -156,11 +157,7 @@ def _react_options(state: CwState, frame: Frame) -> Options:
 @chooser("react")
 def _react_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
     if option == "pass":
-        mask = frame.mask & ~(1 << seat)
-        if mask:
-            update_top(state, mask=mask)
-        else:
-            pop(state)
+        seat_done(state, frame, seat)
         return
     from warroom.games.qmg_cw.effects import use_card
 

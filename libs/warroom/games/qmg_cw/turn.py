@@ -36,6 +36,7 @@ from warroom.games.qmg_cw.flow import (
     pay,
     pop,
     push,
+    seat_done,
     shuffle_deck,
     space_name,
     update_top,
@@ -92,11 +93,7 @@ def _open_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx)
     if len(player.opening) == HAND_SIZE and len(player.espionage) >= opening_need(state, seat)[0]:
         player.hand.extend(player.opening)
         player.opening.clear()
-        mask = frame.mask & ~(1 << seat)
-        if mask:
-            update_top(state, mask=mask)
-        else:
-            pop(state)
+        if seat_done(state, frame, seat):
             push(state, Frame("turn", bloc=SOV))
 
 
@@ -266,11 +263,7 @@ def _begin_options(state: CwState, frame: Frame) -> Options:
 @chooser("begin")
 def _begin_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
     if option == "done":
-        mask = frame.mask & ~(1 << seat)
-        if mask:
-            update_top(state, mask=mask)
-        else:
-            pop(state)
+        seat_done(state, frame, seat)
     elif option == "realloc":
         state.realloc |= 1 << seat
         pay(state, 1 << seat, 3, Frame("realloc_pick", mask=1 << seat, owner=seat))
