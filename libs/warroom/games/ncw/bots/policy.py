@@ -27,15 +27,17 @@ from warroom.games.ncw.bots.flowchart import (
     profile,
     step7_regions,
 )
+from warroom.games.ncw.ops import (
+    OPF_CONTROL_ONLY,
+    OPF_MEDIA_RES_DONE,
+    OPF_MEDIA_USED,
+    OPF_NO_COUP,
+    OPF_ONE_PER_REGION,
+    OPF_PRESTIGE_USED,
+    OPF_RESERVE_DONE,
+)
 from warroom.games.ncw.state import NcwState
 
-OPF_PRESTIGE_USED = 1
-OPF_MEDIA_USED = 2
-OPF_MEDIA_RES_DONE = 4
-OPF_RESERVE_DONE = 8
-OPF_CONTROL_ONLY = 16
-OPF_ONE_PER_REGION = 32
-OPF_NO_COUP = 64
 PASSIVE = ("done", "pass", "skip", "none", "no")
 
 
