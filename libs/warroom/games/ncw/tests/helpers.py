@@ -73,3 +73,36 @@ def with_ops(s: NcwState, power: int, ops: int) -> NcwState:
     s.push(Frame("deploy", seat=0))
     s.push(Frame("ops", seat=power, ops=ops))
     return s
+
+
+# The flowchart examples' core board (examples 4/5, 6.A, 6.B, 7.B): China's Asia and South East
+# Asia under reinforced control, the EU bot's Africa.
+CORE_ASIA = (
+    "DPR Korea",
+    "India",
+    "Pakistan",
+    "Bangladesh",
+    "Afghanistan",
+    "Laos",
+    "Cambodia",
+    "Myanmar",
+    "Indonesia",
+)
+CORE_AFRICA = (
+    "Somalia",
+    "Kenya",
+    "Ethiopia",
+    "Congo",
+    "Cameroon",
+    "Angola",
+    "South Africa",
+    "Mozambique",
+    "Botswana",
+    "Ivory Coast",
+    "Nigeria",
+    "Libya",
+    "Niger",
+    "Chad",
+    "Mauritania",
+    "Mali",
+)

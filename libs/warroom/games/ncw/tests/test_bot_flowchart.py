@@ -14,6 +14,7 @@ import pytest
 from warroom.games.ncw.bots.board import Board, CountryFacts, region_vps, reinforced
 from warroom.games.ncw.bots.data import tables
 from warroom.games.ncw.bots.flowchart import Action, Spend, next_action, plan, simulate
+from warroom.games.ncw.tests.helpers import CORE_AFRICA, CORE_ASIA
 
 RED_ORBIT = {
     "Nicaragua": "Russia",
@@ -198,38 +199,8 @@ def test_example_3_moves_to_africa_and_takes_niger() -> None:
 
 # Examples 4/5, 6.A, 6.B, 7.B (China bot, Asia and South East Asia under reinforced control) -----------
 
-CHINA_STRONG = {
-    "DPR Korea": "China",
-    "India": "China",
-    "Pakistan": "China",
-    "Bangladesh": "China",
-    "Afghanistan": "China",
-    "Laos": "China",
-    "Cambodia": "China",
-    "Myanmar": "China",
-    "Indonesia": "China",
-}
-AFRICA_BOTS = dict.fromkeys(
-    (
-        "Somalia",
-        "Kenya",
-        "Ethiopia",
-        "Congo",
-        "Cameroon",
-        "Angola",
-        "South Africa",
-        "Mozambique",
-        "Botswana",
-        "Ivory Coast",
-        "Nigeria",
-        "Libya",
-        "Niger",
-        "Chad",
-        "Mauritania",
-        "Mali",
-    ),
-    "EU",
-)
+CHINA_STRONG = dict.fromkeys(CORE_ASIA, "China")
+AFRICA_BOTS = dict.fromkeys(CORE_AFRICA, "EU")
 CHINA_BOARD = dict(CHINA_STRONG, **AFRICA_BOTS, Sudan="China")
 
 

@@ -8,46 +8,14 @@ from warroom.games.ncw import content, ops
 from warroom.games.ncw.bots.adapter import attacks_of, board_of
 from warroom.games.ncw.bots.policy import choose, choose_generic, rank_countries
 from warroom.games.ncw.state import CHINA, EU, POWERS, RUSSIA, US, Frame, NcwState, Play
+from warroom.games.ncw.tests.helpers import CORE_AFRICA, CORE_ASIA
 
 MEA = content.REGION_IDS.index("MEA")
 
 
-# The core states below (example 7b and the turn-3 reserve test): China's Asia, the EU's Africa.
-CORE_ASIA_CHINA = dict.fromkeys(
-    [
-        "DPR Korea",
-        "India",
-        "Pakistan",
-        "Bangladesh",
-        "Afghanistan",
-        "Laos",
-        "Cambodia",
-        "Myanmar",
-        "Indonesia",
-    ],
-    CHINA,
-)
-CORE_AFRICA_EU = dict.fromkeys(
-    [
-        "Somalia",
-        "Kenya",
-        "Ethiopia",
-        "Congo",
-        "Cameroon",
-        "Angola",
-        "South Africa",
-        "Mozambique",
-        "Botswana",
-        "Ivory Coast",
-        "Nigeria",
-        "Libya",
-        "Niger",
-        "Chad",
-        "Mauritania",
-        "Mali",
-    ],
-    EU,
-)
+# The core states below (example 7b and the turn-3 reserve test).
+CORE_ASIA_CHINA = dict.fromkeys(CORE_ASIA, CHINA)
+CORE_AFRICA_EU = dict.fromkeys(CORE_AFRICA, EU)
 
 
 def cid(name: str) -> int:
