@@ -310,9 +310,9 @@ def seed_ranges(seeds: Sequence[int]) -> str:
     return ", ".join(f"{a}..{b}" if b > a else str(a) for a, b in runs) or "none"
 
 
-def write_section(body: str, doc: Path = DOC, append: bool = False) -> None:
+def write_section(body: str, doc: Path | None = None, append: bool = False) -> None:
     """Replace (or add) this script's section of docs/benchmarks.md; `append` adds to it."""
-    docsections.write_section(doc, "bots", body, append=append)
+    docsections.write_section(doc or DOC, "bots", body, append=append)
 
 
 @app.command()
@@ -348,6 +348,9 @@ def main(
             "(runs of several sessions add up to one table)"
         ),
     ] = False,
+    report: Annotated[
+        bool, typer.Option(help="Play nothing: the table of the games in --log")
+    ] = False,
 ) -> None:
     """Play every pairing of the given bot specs and print the win-rate table."""
     specs = list(bot or ["ismcts@100it", "heuristic", "random"])
@@ -371,13 +374,14 @@ def main(
         if focus
         else list(itertools.combinations(range(len(specs)), 2))
     )
+    resume = resume or report
     if resume and log is None:
-        raise typer.BadParameter("--resume needs --log")
+        raise typer.BadParameter("--resume and --report need --log")
     earlier = read_log(log, game, variant, specs, pairs) if resume and log is not None else []
     done = {(o.pair, o.seed) for o in earlier}
     jobs = [
         (pair, patterns[g % len(patterns)], seed + g)
-        for g in range(games)
+        for g in range(0 if report else games)
         for pair in pairs
         if (pair, seed + g) not in done
     ]
@@ -445,7 +449,7 @@ def main(
         if note:
             body += ["", note]
         write_section("\n".join(body) + "\n", append=append)
-        console.print(f"wrote the bots section of {DOC.relative_to(ROOT)}")
+        console.print(f"wrote the bots section of {DOC}")
 
 
 def run_calibration(

@@ -74,3 +74,26 @@ def test_resume_plays_only_missing_seeds_and_counts_the_log(
 def test_seed_ranges(arena: ModuleType) -> None:
     assert arena.seed_ranges([101, 102, 103, 105, 301, 302]) == "101..103, 105, 301..302"
     assert arena.seed_ranges([]) == "none"
+
+
+def test_report_plays_nothing_and_tables_the_log(
+    arena: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    log = tmp_path / "arena.jsonl"
+    args = ["--game", "toy", "--bot", "heuristic", "--bot", "random", "--workers", "1"]
+    runner = CliRunner()
+    played = runner.invoke(arena.app, [*args, "--log", str(log), "--games", "2", "--seed", "40"])
+    assert played.exit_code == 0, played.output
+    before = log.read_text()
+    doc = tmp_path / "benchmarks.md"
+    doc.write_text("# Benchmarks\n")
+    monkeypatch.setattr(arena, "DOC", doc)
+    shown = runner.invoke(arena.app, [*args, "--log", str(log), "--report", "--write"])
+    assert shown.exit_code == 0, shown.output
+    assert log.read_text() == before
+    assert "| heuristic | random | 2 |" in doc.read_text()
+    assert "seeds 40..41 (2 games read back" in doc.read_text()
+    refused = runner.invoke(arena.app, [*args, "--report"])
+    assert refused.exit_code != 0
