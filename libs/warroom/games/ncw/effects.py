@@ -55,6 +55,7 @@ from warroom.games.ncw.state import (
     BLUE,
     CHINA,
     NOBODY,
+    OPF_CONTROL_ONLY,
     POWERS,
     RED,
     US,
@@ -579,7 +580,7 @@ def _spend_ops(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -
     for sub in step.subregions:
         names.extend(t.subregion_members[[s.id for s in t.subregions].index(sub)])
     scope = tuple(sorted(set(names)))
-    board.push_ops(state, _one(ctx, step.who), step.amount, ctx.card, board.OPF_CONTROL_ONLY, scope)
+    board.push_ops(state, _one(ctx, step.who), step.amount, ctx.card, OPF_CONTROL_ONLY, scope)
 
 
 def _permanent(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -> None:

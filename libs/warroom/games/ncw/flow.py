@@ -25,6 +25,10 @@ from warroom.games.ncw.state import (
     BLOC_OF,
     EVENT,
     NOBODY,
+    OPF_CONTROL_ONLY,
+    OPF_NO_COUP,
+    OPF_ONE_PER_REGION,
+    OPF_RESERVE_DONE,
     OPS,
     POWERS,
     VETO_1,
@@ -670,7 +674,7 @@ def _phase_resolve(s: NcwState, ctx: Ctx) -> None:
             )
             s.plays[p] = play
             s.step = 2
-            flags = O.OPF_RESERVE_DONE if play.reserve else 0
+            flags = OPF_RESERVE_DONE if play.reserve else 0
             O.push_ops(s, p, value, card=play.card, flags=flags)
             return
         s.plays[p] = play
@@ -686,7 +690,7 @@ def _phase_resolve(s: NcwState, ctx: Ctx) -> None:
     if s.step == 3:
         s.step = 4
         if play.reserve:
-            O.push_ops(s, p, 1, card=play.card, flags=O.OPF_RESERVE_DONE)
+            O.push_ops(s, p, 1, card=play.card, flags=OPF_RESERVE_DONE)
         return
     dispose(s, play.card)
     s.plays[p] = None
@@ -760,7 +764,7 @@ def prestige_check(s: NcwState, ctx: Ctx) -> None:
                     "ops",
                     seat=p,
                     ops=row.ops,
-                    flags=O.OPF_CONTROL_ONLY | O.OPF_ONE_PER_REGION | O.OPF_NO_COUP,
+                    flags=OPF_CONTROL_ONLY | OPF_ONE_PER_REGION | OPF_NO_COUP,
                 )
             )
         elif row.ops < 0 and any(c == p for c in s.control):

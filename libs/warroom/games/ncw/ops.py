@@ -13,7 +13,23 @@ from functools import cache, lru_cache
 from warroom.engine.model import Option
 from warroom.games.ncw.bots import hooks as H
 from warroom.games.ncw.content import Tables, tables
-from warroom.games.ncw.state import ALLY_OF, BLOC_OF, BLUE, CHINA, NOBODY, POWERS, Frame, NcwState
+from warroom.games.ncw.state import (
+    ALLY_OF,
+    BLOC_OF,
+    BLUE,
+    CHINA,
+    NOBODY,
+    OPF_CONTROL_ONLY,
+    OPF_MEDIA_RES_DONE,
+    OPF_MEDIA_USED,
+    OPF_NO_COUP,
+    OPF_ONE_PER_REGION,
+    OPF_PRESTIGE_USED,
+    OPF_RESERVE_DONE,
+    POWERS,
+    Frame,
+    NcwState,
+)
 
 _OPTIONS: dict[tuple[str, str], Option] = {}
 
@@ -26,16 +42,6 @@ def option_of(pair: tuple[str, str]) -> Option:
         if len(_OPTIONS) < 100_000:
             _OPTIONS[pair] = option
     return option
-
-
-# Flags of an "ops" frame.
-OPF_PRESTIGE_USED = 1
-OPF_MEDIA_USED = 2
-OPF_MEDIA_RES_DONE = 4
-OPF_RESERVE_DONE = 8
-OPF_CONTROL_ONLY = 16
-OPF_ONE_PER_REGION = 32
-OPF_NO_COUP = 64
 
 
 def T() -> Tables:

@@ -34,6 +34,16 @@ VETO_BITS: tuple[tuple[int, int], ...] = (
 )
 
 
+# Flags of an "ops" frame.
+OPF_PRESTIGE_USED = 1
+OPF_MEDIA_USED = 2
+OPF_MEDIA_RES_DONE = 4
+OPF_RESERVE_DONE = 8
+OPF_CONTROL_ONLY = 16
+OPF_ONE_PER_REGION = 32
+OPF_NO_COUP = 64
+
+
 class Frame(NamedTuple):
     """One pending step on the decision stack (immutable; replace it to change it).
 

@@ -27,7 +27,7 @@ from warroom.games.ncw.bots.flowchart import (
     profile,
     step7_regions,
 )
-from warroom.games.ncw.ops import (
+from warroom.games.ncw.state import (
     OPF_CONTROL_ONLY,
     OPF_MEDIA_RES_DONE,
     OPF_MEDIA_USED,
@@ -35,8 +35,8 @@ from warroom.games.ncw.ops import (
     OPF_ONE_PER_REGION,
     OPF_PRESTIGE_USED,
     OPF_RESERVE_DONE,
+    NcwState,
 )
-from warroom.games.ncw.state import NcwState
 
 PASSIVE = ("done", "pass", "skip", "none", "no")
 

@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 from warroom.games.ncw import flow
-from warroom.games.ncw import ops as O
 from warroom.games.ncw.content import tables
-from warroom.games.ncw.state import BLUE, CHINA, EU, RED, RUSSIA, US, Block, Frame, NcwState
+from warroom.games.ncw.state import (
+    BLUE,
+    CHINA,
+    EU,
+    OPF_CONTROL_ONLY,
+    RED,
+    RUSSIA,
+    US,
+    Block,
+    Frame,
+    NcwState,
+)
 from warroom.games.ncw.tests.helpers import blank, cid, give, options, with_ops
 
 TRACKS = {"prestige", "media", "media_reserve"}
@@ -97,4 +107,4 @@ def test_a_war_on_two_countries_is_playable_while_either_is_free() -> None:
 
 
 def test_ops_frame_reads_bloc_constants() -> None:
-    assert (BLUE, RED) == (0, 1) and Frame("ops").kind == "ops" and O.OPF_CONTROL_ONLY
+    assert (BLUE, RED) == (0, 1) and Frame("ops").kind == "ops" and OPF_CONTROL_ONLY

@@ -10,7 +10,18 @@ import pytest
 from warroom.games.ncw import effects, flow
 from warroom.games.ncw import ops as board
 from warroom.games.ncw.content import REGION_IDS, tables
-from warroom.games.ncw.state import BLUE, CHINA, EU, NOBODY, RED, RUSSIA, US, VETO_UNSC, NcwState
+from warroom.games.ncw.state import (
+    BLUE,
+    CHINA,
+    EU,
+    NOBODY,
+    OPF_CONTROL_ONLY,
+    RED,
+    RUSSIA,
+    US,
+    VETO_UNSC,
+    NcwState,
+)
 
 
 def C(name: str) -> int:
@@ -353,7 +364,7 @@ def test_sumatra_earthquake_blocks_opponents_then_hands_over_ops() -> None:
     play(s, 71, CHINA)
     assert board.blocked(s, US, C("thailand")) and not board.blocked(s, CHINA, C("thailand"))
     frame = s.stack[-1]
-    assert frame.kind == "ops" and frame.ops == 2 and frame.flags & board.OPF_CONTROL_ONLY
+    assert frame.kind == "ops" and frame.ops == 2 and frame.flags & OPF_CONTROL_ONLY
     assert {tables().countries[c].id for c in frame.scope} == {
         "indonesia",
         "thailand",

@@ -8,7 +8,15 @@ from warroom.engine.errors import IllegalOptionError
 from warroom.engine.rng import Rng
 from warroom.games.ncw import ops as O
 from warroom.games.ncw.rules import NewColdWarRules
-from warroom.games.ncw.state import BLUE, RED, Block, Frame
+from warroom.games.ncw.state import (
+    BLUE,
+    OPF_CONTROL_ONLY,
+    OPF_NO_COUP,
+    OPF_ONE_PER_REGION,
+    RED,
+    Block,
+    Frame,
+)
 from warroom.games.ncw.tests.helpers import blank, cid, give, rid, with_ops
 
 RULES = NewColdWarRules()
@@ -49,7 +57,7 @@ def test_inlined_ops_options_with_orbit_override_tokens_and_blocks() -> None:
     s.blocks.append(Block(powers=0b0101, country=cid("egypt")))
     for power in range(4):
         for ops in (1, 2, 3, 4):
-            for flags in (0, O.OPF_CONTROL_ONLY | O.OPF_ONE_PER_REGION | O.OPF_NO_COUP):
+            for flags in (0, OPF_CONTROL_ONLY | OPF_ONE_PER_REGION | OPF_NO_COUP):
                 frame = Frame("ops", seat=power, ops=ops, flags=flags)
                 assert O.ops_options(s, frame) == O.reference_ops_options(s, frame)
 
@@ -73,7 +81,7 @@ def test_table_ops_options_with_closed_regions_moves_and_scopes() -> None:
                 for flags, items, sc in (
                     (0, moved, ()),
                     (0, (), scope),
-                    (O.OPF_CONTROL_ONLY | O.OPF_ONE_PER_REGION | O.OPF_NO_COUP, (), ()),
+                    (OPF_CONTROL_ONLY | OPF_ONE_PER_REGION | OPF_NO_COUP, (), ()),
                 ):
                     frame = Frame("ops", seat=power, ops=ops, flags=flags, items=items, scope=sc)
                     expected = O.reference_ops_options(s, frame)
