@@ -440,8 +440,8 @@ def main(
                 if earlier and log
                 else ""
             )
-            + f"; {elapsed:.0f} s wall clock on {workers} process(es), "
-            f"{platform.processor() or platform.machine()}, Python {platform.python_version()}.",
+            + ("" if report else f"; {elapsed:.0f} s wall clock on {workers} process(es)")
+            + f"; {platform.processor() or platform.machine()}, Python {platform.python_version()}.",
             "A game is a win for A when A's best-placed seat finishes ahead of B's (a tie counts half).",
             "",
             *rows,
