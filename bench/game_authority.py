@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import platform
 import random
@@ -27,6 +28,7 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import grpc
 from sqlalchemy import text
@@ -356,19 +358,34 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def server_mean_ms(metrics_port: int) -> tuple[float, float]:
-    """(sum, count) of the authority's own SubmitAction latency histogram."""
+def scrape(metrics_port: int) -> dict[str, tuple[float, float]]:
+    """(sum, count) of the authority's SubmitAction latency and of its batch sizes."""
     import urllib.request
 
     with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5) as reply:
         body = reply.read().decode()
-    total = count = 0.0
+    series = {
+        "latency": 'warroom_game_rpc_seconds{method="SubmitAction"}',
+        "commit": 'warroom_game_batch_size{batcher="commit"}',
+        "acquire": 'warroom_game_batch_size{batcher="redis_acquire"}',
+    }
+    out = dict.fromkeys(series, (0.0, 0.0))
     for line in body.splitlines():
-        if line.startswith('warroom_game_rpc_seconds_sum{method="SubmitAction"}'):
-            total = float(line.split()[-1])
-        if line.startswith('warroom_game_rpc_seconds_count{method="SubmitAction"}'):
-            count = float(line.split()[-1])
-    return total, count
+        for key, name in series.items():
+            metric, labels = name.split("{")
+            if line.startswith(f"{metric}_sum{{{labels}"):
+                out[key] = (float(line.split()[-1]), out[key][1])
+            elif line.startswith(f"{metric}_count{{{labels}"):
+                out[key] = (out[key][0], float(line.split()[-1]))
+    return out
+
+
+def mean_between(
+    before: dict[str, tuple[float, float]], after: dict[str, tuple[float, float]], key: str
+) -> float:
+    """The mean of one scraped series over the interval between two scrapes."""
+    count = after[key][1] - before[key][1]
+    return (after[key][0] - before[key][0]) / count if count else float("nan")
 
 
 def commit_latency(engine: Engine, count: int = 60) -> tuple[float, float]:
@@ -392,6 +409,99 @@ def write_section(body: str) -> None:
     docsections.write_section(ROOT / "docs" / "benchmarks.md", "game", body)
 
 
+class InProcessStub:
+    """GameService calls answered by an `Authority` in this process (no gRPC in between)."""
+
+    def __init__(self, authority: Any) -> None:
+        self.authority = authority
+
+    async def _call(self, call: Any) -> Any:
+        from services.game import errors
+
+        try:
+            return await call
+        except errors.GameError as exc:
+            empty = grpc.aio.Metadata()
+            raise grpc.aio.AioRpcError(grpc.StatusCode.ABORTED, empty, empty, str(exc)) from exc
+
+    async def CreateGame(
+        self, request: game_pb2.CreateGameRequest, metadata: Any = None
+    ) -> game_pb2.CreateGameResponse:
+        response: game_pb2.CreateGameResponse = await self._call(self.authority.create(request))
+        return response
+
+    async def GetView(
+        self, request: game_pb2.GetViewRequest, metadata: Any = None
+    ) -> game_pb2.GetViewResponse:
+        view = await self._call(self.authority.view(request.game_id, request.token))
+        return game_pb2.GetViewResponse(view=view)
+
+    async def SubmitAction(
+        self, request: game_pb2.SubmitActionRequest, metadata: Any = None
+    ) -> game_pb2.SubmitActionResponse:
+        version, view = await self._call(
+            self.authority.submit(
+                request.game_id,
+                request.token,
+                request.expected_version,
+                request.decision_id,
+                request.option_id,
+                request.idempotency_key,
+            )
+        )
+        return game_pb2.SubmitActionResponse(version=version, view=view)
+
+
+async def core_child(seconds: float, games: int) -> None:
+    """The authority's own work: the closed loop against an in-process `Authority` (prints JSON)."""
+    from services.common.redisio import async_redis
+    from services.common.settings import get_settings
+    from services.game.authority import Authority
+
+    settings = get_settings()
+    settings.register_extra_games()
+    engine = make_engine(settings.database_url, settings.db_schema, pool_size=8)
+    authority = Authority(settings, engine, async_redis(settings))
+    stub: Any = InProcessStub(authority)
+    rate, lat, views, cpu = await run_game(stub, settings, games, seconds, os.getpid())
+    committer = authority.committer
+    print(
+        json.dumps(
+            {
+                "rate": rate,
+                "actions": len(lat),
+                "views": views,
+                "cpu_ms": cpu / max(1, len(lat)) * 1e3,
+                "batch": committer.items / max(1, committer.batches),
+            }
+        ),
+        flush=True,
+    )
+    await authority.close()
+    engine.dispose()
+
+
+def run_core(env: dict[str, str], seconds: float, games: int) -> dict[str, float]:
+    """Run `core_child` in a fresh process with the authority's settings."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--core-child",
+            str(games),
+            "--seconds",
+            str(seconds),
+        ],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1e3:.1f}"
 
@@ -407,7 +517,11 @@ async def main() -> None:
     )
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--profile", help="write a cProfile of the authority to this file")
+    parser.add_argument("--core-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.core_child:
+        await core_child(args.seconds, args.core_child)
+        return
     counts = [int(n) for n in args.games.split(",")]
     load = os.getloadavg()[0]
     schema = f"bench_{uuid.uuid4().hex[:8]}"
@@ -451,6 +565,7 @@ async def main() -> None:
     authority = spawn([sys.executable, *profile, "-m", "services.game"], env)
     echo = spawn([sys.executable, "-c", ECHO, str(echo_port)], env)
     rows = []
+    core: dict[str, float] | None = None
     paced: list[tuple[float, float, float, list[float], list[float], float, float, int]] = []
     try:
         game_channel = await ready(f"127.0.0.1:{game_port}")
@@ -460,13 +575,14 @@ async def main() -> None:
             echo_cpu = cpu_seconds(echo.pid)
             echo_rate, echo_lat = await run_echo(echo_channel, n, args.seconds)
             echo_ms = (cpu_seconds(echo.pid) - echo_cpu) / max(1, len(echo_lat)) * 1e3
-            before = await asyncio.to_thread(server_mean_ms, metrics_port)
+            before = await asyncio.to_thread(scrape, metrics_port)
             client_cpu = time.process_time()
             rate, lat, views, cpu = await run_game(stub, settings, n, args.seconds, authority.pid)
             client_ms = (time.process_time() - client_cpu) / max(1, len(lat)) * 1e3
-            after = await asyncio.to_thread(server_mean_ms, metrics_port)
-            served = after[1] - before[1]
-            inside = (after[0] - before[0]) / served * 1e3 if served else float("nan")
+            after = await asyncio.to_thread(scrape, metrics_port)
+            inside = mean_between(before, after, "latency") * 1e3
+            batch = mean_between(before, after, "commit")
+            locks = mean_between(before, after, "acquire")
             cpu_ms = cpu / max(1, len(lat)) * 1e3
             per = views / max(1, len(lat))
             rows.append(
@@ -483,6 +599,8 @@ async def main() -> None:
                     per,
                     echo_ms,
                     client_ms,
+                    batch,
+                    locks,
                 )
             )
             print(
@@ -490,7 +608,8 @@ async def main() -> None:
                 f"{ms(pct(lat, 0.99))} ms | echo {echo_rate:.0f}/s p50 {ms(pct(echo_lat, 0.5))} "
                 f"ms p99 {ms(pct(echo_lat, 0.99))} ms | authority-side mean {inside:.1f} ms, "
                 f"CPU {cpu_ms:.2f} ms/action, {per:.2f} GetView/action | load generator CPU "
-                f"{client_ms:.2f} ms/action, echo server CPU {echo_ms:.2f} ms/call",
+                f"{client_ms:.2f} ms/action, echo server CPU {echo_ms:.2f} ms/call | rows per "
+                f"commit {batch:.1f}, games per lock trip {locks:.1f}",
                 flush=True,
             )
             # the paced rows right after the 100-game row: the authority then holds ~100 games
@@ -521,6 +640,9 @@ async def main() -> None:
                     f"{ms(pct(echo_lat, 0.99))} ms | {queued} arrivals found no idle game",
                     flush=True,
                 )
+        core = await asyncio.to_thread(run_core, env, args.seconds, 100) if 100 in counts else None
+        if core is not None:
+            print(f"in-process authority, 100 games: {core}", flush=True)
         await game_channel.close()
         await echo_channel.close()
     finally:
@@ -567,18 +689,35 @@ async def main() -> None:
         "law: N in flight / throughput), for the echo too.",
         "",
         "| concurrent games | SubmitAction/s | p50 ms | p99 ms | authority-side mean ms "
-        "| authority CPU ms/action | GetView/action | load generator CPU ms/action | echo/s "
-        "| echo p50 ms | echo p99 ms | echo server CPU ms/call | ratio |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| authority CPU ms/action | GetView/action | rows per commit | games per lock trip "
+        "| load generator CPU ms/action | echo/s | echo p50 ms | echo p99 ms "
+        "| echo server CPU ms/call | ratio |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for n, rate, p50, p99, erate, ep50, ep99, inside, cpu_ms, per, echo_ms, client_ms in rows:
+    for n, rate, p50, p99, erate, ep50, ep99, inside, cpu_ms, per, echo_ms, client_ms, b, k in rows:
         lines.append(
             f"| {n} | {rate:.0f} | {ms(p50)} | {ms(p99)} | {inside:.1f} | {cpu_ms:.2f} | "
-            f"{per:.2f} | {client_ms:.2f} | {erate:.0f} | {ep50 * 1e3:.2f} | {ep99 * 1e3:.2f} | "
-            f"{echo_ms:.2f} | {rate / erate:.0%} |"
+            f"{per:.2f} | {b:.1f} | {k:.1f} | {client_ms:.2f} | {erate:.0f} | "
+            f"{ep50 * 1e3:.2f} | {ep99 * 1e3:.2f} | {echo_ms:.2f} | {rate / erate:.0%} |"
         )
     lines.append("")
     at100 = [r for r in rows if r[0] == 100]
+    if core is not None and at100:
+        lines += [
+            "**Without gRPC** (where the authority's CPU goes): the same 100-game closed loop "
+            "driven in one process straight against an `Authority` (same Redis and PostgreSQL "
+            f"work, no network hop): {core['rate']:.0f} SubmitAction/s, **{core['cpu_ms']:.2f} "
+            f"ms of CPU per action** ({core['views'] / max(1, core['actions']):.2f} "
+            f"GetView/action; group commits of {core['batch']:.1f} rows on average), against "
+            f"{at100[0][8]:.2f} ms per action and {at100[0][12]:.1f} rows per commit through "
+            "gRPC above. The difference is gRPC handling (about the echo's CPU per call times "
+            "the calls per action) and smaller batches: through the network the requests "
+            "arrive spread out, so fewer share a Redis round trip or a commit, while the "
+            "in-process loop hands the authority all 100 at once. The in-process rate is "
+            f"{core['rate'] / at100[0][4]:.0%} of the echo's: even with no gRPC cost at all "
+            "the authority's own work stays near the 40% line on this machine.",
+            "",
+        ]
     ratio_met = bool(at100) and at100[0][1] / at100[0][4] >= 0.4
     if paced:
         lines += [
@@ -621,4 +760,9 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    if "--core-child" in sys.argv:
+        from services.common import eventloop
+
+        eventloop.run(main(), Settings())  # the authority's own loop, as in the service
+    else:
+        asyncio.run(main())

@@ -299,13 +299,16 @@ class Authority:
             settings.game_rate_lease,
         )
         self.committer: Batcher[tuple[str, int, Append], None] = Batcher(
-            self._commit_many, settings.game_commit_parallel, limit=128
+            self._commit_many,
+            settings.game_commit_parallel,
+            limit=128,
+            on_batch=metrics.BATCH.labels("commit").observe,
         )
         # One creation batch in flight: the creations that arrive meanwhile share the next
         # transaction (measured through gRPC, 16 concurrent calls: batches of ~6 instead of ~3
         # and ~20% less authority CPU per game than with two in flight).
         self.creator: Batcher[tuple[GameRow, list[GameSeatRow]], GameRow] = Batcher(
-            self._create_many, 1, limit=128
+            self._create_many, 1, limit=128, on_batch=metrics.BATCH.labels("create").observe
         )
         self._pubsub: Any = None
         self._listener: asyncio.Task[None] | None = None

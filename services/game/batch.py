@@ -25,10 +25,17 @@ class Batcher(Generic[In, Out]):
     caller. An exception raised by `run` itself is raised to every caller of the batch.
     """
 
-    def __init__(self, run: Run[In, Out], parallel: int = 1, limit: int = 256) -> None:
+    def __init__(
+        self,
+        run: Run[In, Out],
+        parallel: int = 1,
+        limit: int = 256,
+        on_batch: Callable[[int], None] | None = None,
+    ) -> None:
         self.run = run
         self.parallel = max(1, parallel)
         self.limit = max(1, limit)
+        self.on_batch = on_batch
         self.queue: deque[tuple[In, asyncio.Future[Out]]] = deque()
         self.active = 0
         self.batches = 0
@@ -52,6 +59,8 @@ class Batcher(Generic[In, Out]):
                 taken = [self.queue.popleft() for _ in range(min(self.limit, len(self.queue)))]
                 self.batches += 1
                 self.items += len(taken)
+                if self.on_batch is not None:
+                    self.on_batch(len(taken))
                 outcomes: Sequence[Out | BaseException]
                 try:
                     outcomes = await self.run([item for item, _f in taken])

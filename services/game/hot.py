@@ -21,6 +21,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from services.game.batch import Batcher
+from services.game.metrics import BATCH
 
 # Many games in one round trip (concurrent writers of a replica are coalesced by a Batcher).
 # KEYS per game: lock, version, seat epoch. ARGV: lock ms, then one fence per game.
@@ -81,11 +82,15 @@ class Hot:
         self._acquire_script = client.register_script(_ACQUIRE)
         self._release_script = client.register_script(_RELEASE)
         self._init_script = client.register_script(_INIT)
-        self._states: Batcher[str, tuple[int | None, int | None]] = Batcher(self._state_many)
-        self._acquires: Batcher[tuple[str, str], tuple[bool, int | None, int | None]] = Batcher(
-            self._acquire_many
+        self._states: Batcher[str, tuple[int | None, int | None]] = Batcher(
+            self._state_many, on_batch=BATCH.labels("redis_state").observe
         )
-        self._releases: Batcher[tuple[str, str, int, str], None] = Batcher(self._release_many)
+        self._acquires: Batcher[tuple[str, str], tuple[bool, int | None, int | None]] = Batcher(
+            self._acquire_many, on_batch=BATCH.labels("redis_acquire").observe
+        )
+        self._releases: Batcher[tuple[str, str, int, str], None] = Batcher(
+            self._release_many, on_batch=BATCH.labels("redis_release").observe
+        )
         self._inits: Batcher[tuple[str, int, int], None] = Batcher(self._init_many)
 
     def key(self, game_id: str, suffix: str) -> str:

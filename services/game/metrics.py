@@ -14,3 +14,9 @@ LATENCY = Histogram(
 )
 LIVE = Gauge("warroom_game_games_live", "Active games held in this replica's memory")
 WATCHERS = Gauge("warroom_game_watchers", "Open WatchGame streams on this replica")
+BATCH = Histogram(
+    "warroom_game_batch_size",
+    "Items per coalesced run: rows per group commit, games per Redis round trip",
+    ["batcher"],
+    buckets=(1, 2, 4, 8, 16, 32, 64, 128),
+)

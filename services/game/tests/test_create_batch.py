@@ -7,6 +7,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from prometheus_client import REGISTRY
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
@@ -28,11 +29,18 @@ async def test_concurrent_creates_are_group_committed(replica: Replica) -> None:
     """16 concurrent creations take fewer transactions than games, and every game is stored."""
     creator = replica.authority.creator
     batches, items = creator.batches, creator.items
+    sample = {"batcher": "create"}
+    counted = REGISTRY.get_sample_value("warroom_game_batch_size_count", sample) or 0.0
+    summed = REGISTRY.get_sample_value("warroom_game_batch_size_sum", sample) or 0.0
     answers = await asyncio.gather(
         *(replica.authority.create(toy_request(seed=100 + i)) for i in range(16))
     )
     assert creator.items - items == 16
     assert creator.batches - batches < 16
+    # the batch-size metric saw the same batches and rows
+    assert REGISTRY.get_sample_value("warroom_game_batch_size_sum", sample) == summed + 16
+    after = REGISTRY.get_sample_value("warroom_game_batch_size_count", sample)
+    assert after == counted + creator.batches - batches
     assert len({answer.game_id for answer in answers}) == 16
     for answer in answers:
         game, seats = _stored(replica, answer.game_id)
