@@ -2,10 +2,13 @@
 
 Evaluation. A power's standing is `vp + 0.5 * prestige + PROJECTION * next`, where `next` is what
 the power would score at a global scoring (4.4.2 step 3) on the current map: its country VPs in
-every region plus the region reward of each region it controls. Its value is the mean, over the
-other three powers, of a logistic of the standing difference (scale `SCALE` VP), so it
-approximates the terminal reward (finishing ahead of each other power) and stays in [0, 1]. Used
-by the heuristic bot's one-ply lookahead and to score ISMCTS playouts cut short.
+every region plus the region reward of each region it controls. Its value is a logistic of its
+lead over the best of the other three powers (scale `SCALE` VP): an estimate of its chance to
+finish first, which is how New Cold War is won (the power with the most VP; its ally's place does
+not count). It stays in [0, 1]. Used by the heuristic bot's one-ply lookahead and to score ISMCTS
+playouts cut short. (The mean of the logistics against each other power, the earlier value, is
+content with second place; against the official bots it never won from the red seats in the
+arena, and the chance to finish first did, see docs/benchmarks.md.)
 
 Rollout policy. Every seat of a playout plays the rulebook's section 6 flowchart (the
 `ncw-official` chooser, without committing its random draws to the state). A playout stops at the
@@ -56,8 +59,7 @@ def evaluate(state: Any, seat: int) -> float:
     others = [s for i, s in enumerate(standing) if i != seat]
     if not others:
         return 0.5
-    mine = standing[seat]
-    return sum(1.0 / (1.0 + math.exp(-(mine - o) / SCALE)) for o in others) / len(others)
+    return 1.0 / (1.0 + math.exp(-(standing[seat] - max(others)) / SCALE))
 
 
 def official_choice(state: Any, seat: int, options: Sequence[str]) -> str:
