@@ -281,20 +281,26 @@ def read_log(
         return []
     wanted = {(specs[a], specs[b]): (a, b) for a, b in pairs}
     found: dict[tuple[tuple[int, int], int], GameOutcome] = {}
-    for line in log.read_text().splitlines():
-        record = json.loads(line)
-        pair = wanted.get((record["a"], record["b"]))
-        if pair is None or record.get("game") != game or record.get("variant") != variant:
-            continue
-        outcome = GameOutcome(
-            pair,
-            record["score"],
-            record["steps"],
-            record["seconds"],
-            record["decisions"],
-            record["seed"],
-            tuple(record["pattern"]),
-        )
+    for number, line in enumerate(log.read_text().splitlines(), 1):
+        try:
+            record = json.loads(line)
+            pair = wanted.get((record["a"], record["b"]))
+            if pair is None or record.get("game") != game or record.get("variant") != variant:
+                continue
+            outcome = GameOutcome(
+                pair,
+                record["score"],
+                record["steps"],
+                record["seconds"],
+                record["decisions"],
+                record["seed"],
+                tuple(record["pattern"]),
+            )
+        except (ValueError, KeyError, TypeError) as exc:
+            raise typer.BadParameter(
+                f"line {number} of {log} is not an arena game record ({exc!r}); "
+                "remove or repair it to resume"
+            ) from exc
         found.setdefault((pair, outcome.seed), outcome)
     return list(found.values())
 

@@ -365,19 +365,21 @@ def scrape(metrics_port: int) -> dict[str, tuple[float, float]]:
     with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5) as reply:
         body = reply.read().decode()
     series = {
-        "latency": 'warroom_game_rpc_seconds{method="SubmitAction"}',
-        "commit": 'warroom_game_batch_size{batcher="commit"}',
-        "acquire": 'warroom_game_batch_size{batcher="redis_acquire"}',
+        "latency": ("warroom_game_rpc_seconds", '{method="SubmitAction"}'),
+        "commit": ("warroom_game_batch_size", '{batcher="commit"}'),
+        "acquire": ("warroom_game_batch_size", '{batcher="redis_acquire"}'),
     }
-    out = dict.fromkeys(series, (0.0, 0.0))
+    values = {}
     for line in body.splitlines():
-        for key, name in series.items():
-            metric, labels = name.split("{")
-            if line.startswith(f"{metric}_sum{{{labels}"):
-                out[key] = (float(line.split()[-1]), out[key][1])
-            elif line.startswith(f"{metric}_count{{{labels}"):
-                out[key] = (out[key][0], float(line.split()[-1]))
-    return out
+        name, _, value = line.rpartition(" ")
+        values[name] = value
+    return {
+        key: (
+            float(values.get(f"{metric}_sum{labels}", 0.0)),
+            float(values.get(f"{metric}_count{labels}", 0.0)),
+        )
+        for key, (metric, labels) in series.items()
+    }
 
 
 def mean_between(
@@ -417,7 +419,7 @@ class InProcessStub:
         from services.game.service import GameServicer
 
         self.servicer = GameServicer(authority, settings)
-        self.metadata = tuple(service_metadata(settings))
+        self.metadata = service_metadata(settings)
 
     def _context(self) -> Any:
         metadata = self.metadata
@@ -443,7 +445,7 @@ class InProcessStub:
 
 
 async def core_child(seconds: float, games: int) -> None:
-    """The authority's own work: the closed loop against an in-process `Authority` (prints JSON)."""
+    """The authority's own work: the closed loop through an in-process servicer (prints JSON)."""
     from services.common.redisio import async_redis
     from services.common.settings import get_settings
     from services.game.authority import Authority

@@ -7,6 +7,7 @@ standard variables of a deployment (and of the test fixtures) just work.
 from __future__ import annotations
 
 from functools import cache
+from typing import Literal
 
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -44,7 +45,7 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     # The servers' event loop: "uvloop" (libuv; about 10% less authority CPU per action,
     # see docs/benchmarks.md) or "asyncio" (the standard library's loop).
-    event_loop: str = Field("uvloop", pattern="^(uvloop|asyncio)$")
+    event_loop: Literal["uvloop", "asyncio"] = "uvloop"
     lobby_port: int = 50051
     game_port: int = 50052
     bots_port: int = 50053

@@ -77,4 +77,5 @@ async def main(settings: Settings) -> None:
 
 
 if __name__ == "__main__":
-    eventloop.run(main(get_settings()), get_settings())
+    settings = get_settings()
+    eventloop.run(main(settings), settings)

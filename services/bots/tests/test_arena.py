@@ -97,3 +97,15 @@ def test_report_plays_nothing_and_tables_the_log(
     assert "seeds 40..41 (2 games read back" in doc.read_text()
     refused = runner.invoke(arena.app, [*args, "--report"])
     assert refused.exit_code != 0
+
+
+def test_resume_names_a_broken_log_line(arena: ModuleType, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    log = tmp_path / "arena.jsonl"
+    log.write_text('{"game": "toy", "variant": "duel", "a": "heuristic"\n')
+    args = ["--game", "toy", "--bot", "heuristic", "--bot", "random", "--log", str(log)]
+    refused = CliRunner().invoke(arena.app, [*args, "--report"])
+    assert refused.exit_code != 0
+    assert "line 1" in refused.output
+    assert log.read_text().count("\n") == 1

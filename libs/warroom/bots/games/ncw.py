@@ -5,10 +5,8 @@ the power would score at a global scoring (4.4.2 step 3) on the current map: its
 every region plus the region reward of each region it controls. Its value is a logistic of its
 lead over the best of the other three powers (scale `SCALE` VP): an estimate of its chance to
 finish first, which is how New Cold War is won (the power with the most VP; its ally's place does
-not count). It stays in [0, 1]. Used by the heuristic bot's one-ply lookahead and to score ISMCTS
-playouts cut short. (The mean of the logistics against each other power, the earlier value, is
-content with second place; against the official bots it never won from the red seats in the
-arena, and the chance to finish first did, see docs/benchmarks.md.)
+not count), so second place is worth little. It stays in [0, 1]. Used by the heuristic bot's
+one-ply lookahead and to score ISMCTS playouts cut short.
 
 Rollout policy. Every seat of a playout plays the rulebook's section 6 flowchart (the
 `ncw-official` chooser, without committing its random draws to the state). A playout stops at the
