@@ -3,7 +3,11 @@
 Every value is for one seat and lies in [0, 1]. A finished game is scored by
 rank: a seat earns 1 for each other seat it finishes ahead of and 1/2 for
 each it ties with, divided by the number of other seats (two seats: win 1,
-tie 1/2, loss 0; teammates, who share a rank, tie with each other).
+tie 1/2, loss 0; teammates, who share a rank, tie with each other). A game
+whose places below the winners count for nothing registers its own terminal
+rewards with `register_rewards` (e.g. `winner_rewards`: the winners share 1,
+the others get 0), so that finished playouts are scored on the same scale as
+its evaluation of unfinished ones.
 
 A game may offer an evaluation of unfinished states in one of two ways: a
 method `evaluate(state, seat) -> float` on its `Rules`, or a function
@@ -25,7 +29,12 @@ from warroom.engine.rules import Rules
 Evaluator = Callable[[Any, int], float]
 """An evaluation of a game state for one seat, in [0, 1] (higher is better for the seat)."""
 
+Rewards = Callable[[Result, int], list[float]]
+"""Each seat's reward, in [0, 1], for a finished game (its result and number of seats)."""
+
 _EVALUATORS: dict[str, Evaluator] = {}
+_REWARDS: dict[str, Rewards] = {}
+_LOADED: set[str] = set()
 
 
 def register_evaluator(game_id: str, evaluator: Evaluator) -> None:
@@ -33,18 +42,36 @@ def register_evaluator(game_id: str, evaluator: Evaluator) -> None:
     _EVALUATORS[game_id] = evaluator
 
 
+def register_rewards(game_id: str, rewards: Rewards) -> None:
+    """Register a game's terminal rewards (used instead of `terminal_rewards`)."""
+    _REWARDS[game_id] = rewards
+
+
 def evaluator_for(rules: Rules[Any]) -> Evaluator | None:
     """The game's own `evaluate(state, seat)` hook, else a registered one, else None."""
     hook = getattr(rules, "evaluate", None)
     if callable(hook):
         return _clamped(hook)
-    if rules.game_id not in _EVALUATORS:
-        load_game_hooks(rules.game_id)
+    load_game_hooks(rules.game_id)
     return _EVALUATORS.get(rules.game_id)
 
 
+def rewards_for(rules: Rules[Any]) -> Rewards:
+    """The game's registered terminal rewards, else the rank-based `terminal_rewards`."""
+    load_game_hooks(rules.game_id)
+    return _REWARDS.get(rules.game_id, terminal_rewards)
+
+
+def game_rewards(rules: Rules[Any], result: Result, seats: int) -> list[float]:
+    """Each seat's reward for a finished game of these rules (see the module docstring)."""
+    return rewards_for(rules)(result, seats)
+
+
 def load_game_hooks(game_id: str) -> None:
-    """Import `warroom.bots.games.<game_id>` (which registers the game's hooks), if there is one."""
+    """Import `warroom.bots.games.<game_id>` (which registers the game's hooks), once per game."""
+    if game_id in _LOADED:
+        return
+    _LOADED.add(game_id)
     try:
         importlib.import_module(f"warroom.bots.games.{game_id}")
     except ImportError:
@@ -75,6 +102,13 @@ def terminal_rewards(result: Result, seats: int) -> list[float]:
     return rewards
 
 
+def winner_rewards(result: Result, seats: int) -> list[float]:
+    """Terminal rewards where only winning counts: the winners share 1, every other seat gets 0."""
+    winners = [seat for seat in range(seats) if seat in result.winners]
+    share = 1.0 / len(winners) if winners else 0.0
+    return [share if seat in result.winners else 0.0 for seat in range(seats)]
+
+
 def rollout(
     rules: Rules[Any], state: Any, rng: Rng, max_steps: int, evaluator: Evaluator | None
 ) -> tuple[list[float], int]:
@@ -90,7 +124,7 @@ def rollout(
         if decision is None:
             result = rules.result(state)
             assert result is not None, "a finished game must have a result"
-            return terminal_rewards(result, seats), steps
+            return game_rewards(rules, result, seats), steps
         seat = rng.choice(decision.seats)
         option = rng.choice(decision.options_for(seat))
         state = rules.apply(state, seat, option.id).state
@@ -104,7 +138,7 @@ def state_values(
     """Every seat's value of a state: terminal rewards, else the evaluator, else 1/2."""
     result = rules.result(state)
     if result is not None:
-        return terminal_rewards(result, seats)
+        return game_rewards(rules, result, seats)
     if evaluator is None:
         return [0.5] * seats
     return [evaluator(state, seat) for seat in range(seats)]
@@ -114,5 +148,5 @@ def seat_value(rules: Rules[Any], state: Any, seat: int, evaluator: Evaluator | 
     """One seat's value of a state: its terminal reward, else the evaluator, else 1/2."""
     result = rules.result(state)
     if result is not None:
-        return terminal_rewards(result, len(rules.seats(state)))[seat]
+        return game_rewards(rules, result, len(rules.seats(state)))[seat]
     return evaluator(state, seat) if evaluator is not None else 0.5

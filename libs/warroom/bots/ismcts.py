@@ -53,10 +53,10 @@ from typing import Any
 from warroom.bots.evaluation import (
     Evaluator,
     evaluator_for,
+    game_rewards,
     rollout,
     seat_value,
     state_values,
-    terminal_rewards,
 )
 from warroom.bots.policies import (
     RolloutPolicy,
@@ -457,7 +457,7 @@ class _Search:
                 after = rules.apply(state, mover, option_id).state
                 result = rules.result(after)
                 if result is not None:
-                    edge.prior = terminal_rewards(result, seats)[mover]
+                    edge.prior = game_rewards(rules, result, seats)[mover]
                 else:
                     assert self.evaluator is not None
                     edge.prior = self.evaluator(after, mover)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from warroom.bots.evaluation import Evaluator, load_game_hooks, seat_value, terminal_rewards
+from warroom.bots.evaluation import Evaluator, game_rewards, load_game_hooks, seat_value
 from warroom.engine.rules import Rules
 
 Chooser = Callable[[Any, int, Sequence[str]], str]
@@ -56,8 +56,7 @@ def policy_for(rules: Rules[Any]) -> RolloutPolicy | None:
     own = getattr(rules, "rollout_policy", None)
     if isinstance(own, RolloutPolicy):
         return own
-    if rules.game_id not in _POLICIES:
-        load_game_hooks(rules.game_id)
+    load_game_hooks(rules.game_id)
     return _POLICIES.get(rules.game_id)
 
 
@@ -117,7 +116,7 @@ def policy_rollout(
         if decision is None:
             result = rules.result(state)
             assert result is not None, "a finished game must have a result"
-            return terminal_rewards(result, len(rules.seats(state)))[seat], steps
+            return game_rewards(rules, result, len(rules.seats(state)))[seat], steps
         if len(decision.seats) > 1:
             answers = simultaneous_answers(rules, state, policy)
             before = state

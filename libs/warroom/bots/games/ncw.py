@@ -6,7 +6,10 @@ every region plus the region reward of each region it controls. Its value is a l
 lead over the best of the other three powers (scale `SCALE` VP): an estimate of its chance to
 finish first, which is how New Cold War is won (the power with the most VP; its ally's place does
 not count), so second place is worth little. It stays in [0, 1]. Used by the heuristic bot's
-one-ply lookahead and to score ISMCTS playouts cut short.
+one-ply lookahead and to score ISMCTS playouts cut short. A finished game is scored on the same
+scale (`winner_rewards`): the winner gets 1 (joint winners share it) and every other power 0,
+whatever its place; the generic rank-based reward would value second place at 2/3 and so make a
+trailing power prefer a game that ends now with an opponent's victory to one that goes on.
 
 Rollout policy. Every seat of a playout plays the rulebook's section 6 flowchart (the
 `ncw-official` chooser, without committing its random draws to the state). A playout stops at the
@@ -21,7 +24,7 @@ import math
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from warroom.bots.evaluation import register_evaluator
+from warroom.bots.evaluation import register_evaluator, register_rewards, winner_rewards
 from warroom.bots.policies import RolloutPolicy, register_policy
 
 SCALE = 6.0
@@ -78,4 +81,5 @@ def scoring_period(state: Any) -> Hashable:
 
 
 register_evaluator("ncw", evaluate)
+register_rewards("ncw", winner_rewards)
 register_policy("ncw", RolloutPolicy(official_choice, epoch, 1, scoring_period))

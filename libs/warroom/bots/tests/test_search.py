@@ -167,3 +167,26 @@ def test_make_position_refuses_a_seat_without_options() -> None:
     with pytest.raises(ValueError, match="no option"):
         make_position(rules, rules.view(state, 1), 1, decision)
     assert replace(decision, id="x").id == "x"
+
+
+def test_ncw_scores_a_finished_game_by_winning_alone() -> None:
+    from warroom.bots.games.ncw import official_choice
+    from warroom.engine.registry import get_rules
+
+    rules = get_rules("ncw")
+    assert evaluation.rewards_for(rules) is evaluation.winner_rewards
+    assert evaluation.rewards_for(ToyRules()) is evaluation.terminal_rewards
+    joint = Result({}, frozenset({1, 2}), {1: 0, 2: 0, 0: 2, 3: 3}, "x")
+    assert evaluation.game_rewards(rules, joint, 4) == [0.0, 0.5, 0.5, 0.0]
+    state = rules.setup(11, "4p", {})
+    while (decision := rules.decision(state)) is not None:
+        seat = decision.seats[0]
+        ids = [o.id for o in decision.options_for(seat)]
+        state = rules.apply(state, seat, official_choice(state, seat, ids)).state
+    result = rules.result(state)
+    assert result is not None
+    runner_up = min((p for p in range(4) if p not in result.winners), key=result.ranks.__getitem__)
+    values = evaluation.state_values(rules, state, 4, evaluation.evaluator_for(rules))
+    assert values[runner_up] == 0.0
+    assert sum(values) == pytest.approx(1.0)
+    assert all(values[p] > 0 for p in result.winners)
