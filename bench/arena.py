@@ -1,8 +1,10 @@
 """Bot arena: round-robin matches between bot specs on any game, win rates with 95% intervals.
 
-Each pairing (A, B) plays `--games` games over rotating seatings: on a
-two-seat game A and B swap seats; on a game with two equal teams one spec
-takes a whole team; otherwise the specs alternate around the table. A game is
+Each pairing (A, B) plays `--games` games over rotating seatings
+(`warroom.bots.pairings`): on a two-seat game A and B swap seats; on a game
+with two equal teams that win together one spec takes a whole team; where
+allies still compete for an individual win (New Cold War) each spec holds one
+seat of every team; otherwise the specs alternate around the table. A game is
 a win for A when A's best-placed seat finishes ahead of B's (equal places:
 half a win). The interval is the Wilson score interval at 95%.
 
@@ -41,9 +43,9 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -79,26 +81,6 @@ class GameOutcome:
     decisions: dict[str, int]
     seed: int = 0
     pattern: tuple[int, ...] = ()
-
-
-def seatings(rules: Any, variant: str) -> list[list[int]]:
-    """Seat patterns (0 = spec A, 1 = spec B) to rotate through."""
-    info = rules.variant(variant)
-    seats = info.seats
-    if seats == 2:
-        return [[0, 1], [1, 0]]
-    state = rules.setup(1, variant, {})
-    teams: dict[str, list[int]] = {}
-    for seat in rules.seats(state):
-        teams.setdefault(seat.team, []).append(seat.index)
-    groups = list(teams.values())
-    if len(groups) == 2 and len(groups[0]) == len(groups[1]):
-        pattern = [0] * seats
-        for seat in groups[1]:
-            pattern[seat] = 1
-        return [pattern, [1 - p for p in pattern]]
-    alternate = [i % 2 for i in range(seats)]
-    return [alternate, [1 - p for p in alternate]]
 
 
 def play_one(
@@ -223,11 +205,15 @@ class PairStats:
     seconds_b: float = 0.0
     decisions_a: int = 0
     decisions_b: int = 0
+    seatings: dict[tuple[int, ...], list[float]] = field(default_factory=dict)
 
     def add(self, outcome: GameOutcome) -> None:
         """Count one game."""
         self.games += 1
         self.score += outcome.score
+        tally = self.seatings.setdefault(tuple(outcome.pattern), [0.0, 0.0])
+        tally[0] += 1
+        tally[1] += outcome.score
         self.steps += outcome.steps
         self.seconds_a += outcome.seconds["A"]
         self.seconds_b += outcome.seconds["B"]
@@ -271,6 +257,23 @@ def render(
         table.add_row(*cells)
         rows.append("| " + " | ".join(cells) + " |")
     return table, rows
+
+
+def seating_lines(
+    specs: Sequence[str], stats: dict[tuple[int, int], PairStats], sides: Sequence[str]
+) -> list[str]:
+    """One line per pairing: A's score and games in each seating, named by A's seats."""
+    lines = []
+    for (a, b), s in stats.items():
+        cells = []
+        for pattern, (games, score) in sorted(s.seatings.items()):
+            held = " + ".join(sides[i] for i, side in enumerate(pattern) if side == 0)
+            cells.append(f"{held} {score:g} of {games:g}")
+        if cells:
+            lines.append(
+                f"- {specs[a]} against {specs[b]}, by A's seats: " + "; ".join(cells) + "."
+            )
+    return lines
 
 
 def read_log(
@@ -367,6 +370,7 @@ def main(
         raise typer.BadParameter("give at least two --bot specs")
     extra = list(register or [])
     _register(extra)
+    from warroom.bots.pairings import seat_patterns
     from warroom.bots.registry import make_bot, parse_spec
     from warroom.engine.registry import get_rules
 
@@ -374,7 +378,7 @@ def main(
     variant = variant or rules.variants()[0].id
     for text in specs:
         make_bot(parse_spec(text), game)
-    patterns = seatings(rules, variant)
+    patterns = seat_patterns(rules, variant)
     pairs = (
         [(0, b) for b in range(1, len(specs))]
         if focus
@@ -437,9 +441,10 @@ def main(
     table, rows = render(specs, stats)
     console.print(table)
     if write:
+        seatings_played = {o.pattern for o in earlier} | {tuple(j[1]) for j in jobs}
         body = [
             *([] if append else ["## Bot arena (`bench/arena.py`)", ""]),
-            f"Game `{game}`, variant `{variant}`, {len(patterns)} rotating seatings, seeds "
+            f"Game `{game}`, variant `{variant}`, {len(seatings_played)} rotating seatings, seeds "
             f"{seed_ranges(sorted({o.seed for o in earlier} | {j[2] for j in jobs}))}"
             + (
                 f" ({len(earlier)} games read back from `{log.name}`, {len(jobs)} played now)"
@@ -451,6 +456,10 @@ def main(
             "A game is a win for A when A's best-placed seat finishes ahead of B's (a tie counts half).",
             "",
             *rows,
+            "",
+            *seating_lines(
+                specs, stats, [seat.side for seat in rules.seats(rules.setup(1, variant, {}))]
+            ),
         ]
         if note:
             body += ["", note]

@@ -2,7 +2,9 @@
 
 A finished game gives each seat a finishing rank. Seats of one team (an allied bloc) form
 one openskill team whose rank is its best seat's; with one seat per team this is the
-multi-faction (3- or 4-way) case. Bots are rated too: each bot kind and difficulty is a
+multi-faction (3- or 4-way) case. In a game whose allies still compete for an individual win
+(`Rules.team_victory` False: New Cold War) every seat is its own openskill team
+(`rating_team`), so a power is not credited with its ally's victory. Bots are rated too: each bot kind and difficulty is a
 pseudo-player (`BotChoice.pseudo_player_id`). A rater sitting in several seats of one game
 (three seats played by the same bot) moves by the mean of its seats' changes.
 """
@@ -37,6 +39,11 @@ class RatedSeat:
     rater_id: str
     team: str
     rank: int
+
+
+def rating_team(team: str, seat_index: int, team_victory: bool) -> str:
+    """The openskill team a seat is rated in: its team where teams win together, else itself."""
+    return team if team_victory else f"seat {seat_index}"
 
 
 @cache

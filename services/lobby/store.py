@@ -36,8 +36,9 @@ from services.lobby.models import (
     SeatRow,
     TableRow,
 )
+from warroom.engine.registry import get_rules
 from warroom.matchmaking import BotChoice, VariantLayout
-from warroom.ratings import RatedSeat, SkillRating, rate
+from warroom.ratings import RatedSeat, SkillRating, rate, rating_team
 
 OPEN = "open"
 STARTED = "started"
@@ -560,13 +561,15 @@ class LobbyStore:
             if table is None or session.get(MatchResultRow, game_id) is not None:
                 return None
             rated: list[RatedSeat] = []
+            team_victory = get_rules(table.game).team_victory
             for seat in table.seats:
                 if seat.player_id:
                     rater = seat.player_id
                 else:
                     bot = BotChoice(seat.bot_kind or "official", seat.bot_difficulty or "default")
                     rater = self._ensure_bot(session, bot)
-                rated.append(RatedSeat(rater, seat.team, ranks.get(seat.index, len(ranks))))
+                team = rating_team(seat.team, seat.index, team_victory)
+                rated.append(RatedSeat(rater, team, ranks.get(seat.index, len(ranks))))
             changes: dict[str, Any] = {}
             if len({r.team for r in rated}) >= 2:
                 ids = sorted({r.rater_id for r in rated})

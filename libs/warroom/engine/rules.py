@@ -23,10 +23,15 @@ class Rules(ABC, Generic[S]):
     Subclasses set `game_id` (the registry key, e.g. "ncw") and `title`, and
     implement the abstract methods. `view` returns the game's typed protobuf view
     message; `encode_state`/`decode_state` go through the game's state schema.
+
+    `team_victory` says what a seat's `team` means: True (the default) when a team
+    wins or loses together; False when a team only groups allies who still compete
+    for an individual win (New Cold War's blocs), so every seat plays for itself.
     """
 
     game_id: str
     title: str
+    team_victory: bool = True
 
     @abstractmethod
     def variants(self) -> Sequence[VariantInfo]:

@@ -85,6 +85,7 @@ class NewColdWarRules(Rules[NcwState]):
 
     game_id = "ncw"
     title = "New Cold War"
+    team_victory = False  # section 3: every power competes against the other three, its ally too
 
     def variants(self) -> Sequence[VariantInfo]:
         """Every variant in content/variants.yaml, with the bot variants' difficulty option."""

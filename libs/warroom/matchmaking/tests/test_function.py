@@ -16,7 +16,7 @@ from warroom.matchmaking import (
     make_matches,
     validate,
 )
-from warroom.ratings import RatedSeat, SkillRating, rate
+from warroom.ratings import RatedSeat, SkillRating, rate, rating_team
 
 FOUR = VariantLayout(
     "fake",
@@ -243,6 +243,27 @@ def test_ratings_winner_up_loser_down_team_and_multifaction() -> None:
     assert all(r.games == 1 for r in new.values())
     four = rate([RatedSeat(x, x, i) for i, x in enumerate("wxyz")], {})
     assert four["w"].mu > four["x"].mu > four["y"].mu > four["z"].mu
+
+
+def test_ratings_of_an_individual_victory_game_do_not_credit_the_ally() -> None:
+    from warroom.engine.registry import get_rules
+
+    ncw = get_rules("ncw")
+    finish = [("us", "blue", 0), ("eu", "blue", 3), ("cn", "red", 1), ("ru", "red", 2)]
+
+    def rated(team_victory: bool) -> dict[str, SkillRating]:
+        return rate(
+            [
+                RatedSeat(who, rating_team(bloc, i, team_victory), rank)
+                for i, (who, bloc, rank) in enumerate(finish)
+            ],
+            {},
+        )
+
+    assert rated(True)["eu"].mu > 25
+    individual = rated(ncw.team_victory)
+    assert individual["us"].mu > individual["cn"].mu > individual["ru"].mu > individual["eu"].mu
+    assert individual["eu"].mu < 25
 
 
 def test_ratings_bot_in_several_seats_moves_once() -> None:

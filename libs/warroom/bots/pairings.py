@@ -1,0 +1,65 @@
+"""Seat patterns for matches between two bot specs, as the arena rotates them.
+
+A pattern marks each seat 0 (spec A) or 1 (spec B); the patterns come in complementary pairs,
+so over any whole cycle every seat is held by each spec equally often.
+
+- Two seats: A and B swap.
+- Two equal teams that win together (`Rules.team_victory`): each spec takes a whole team.
+- Teams whose seats compete for an individual win (New Cold War's blocs): each spec holds half
+  of every team, in every such combination, so no two seats of one spec are allies. Seated as
+  one team, two copies of a bot would be rivals under the rules yet be scored as one side.
+- Otherwise the specs alternate around the table.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+Pattern = list[int]
+
+
+def _complements(patterns: list[Pattern]) -> list[Pattern]:
+    out: list[Pattern] = []
+    for pattern in patterns:
+        if pattern in out:
+            continue
+        out += [pattern, [1 - p for p in pattern]]
+    return out
+
+
+def _team_seats(rules: Any, variant: str) -> list[list[int]]:
+    state = rules.setup(1, variant, {})
+    teams: dict[str, list[int]] = {}
+    for seat in rules.seats(state):
+        teams.setdefault(seat.team, []).append(seat.index)
+    return list(teams.values())
+
+
+def _mixed(groups: list[list[int]], seats: int) -> list[Pattern]:
+    halves = [list(itertools.combinations(group, len(group) // 2)) for group in groups]
+    patterns = []
+    for choice in itertools.product(*halves):
+        pattern = [1] * seats
+        for half in choice:
+            for seat in half:
+                pattern[seat] = 0
+        patterns.append(pattern)
+    return _complements(patterns)
+
+
+def seat_patterns(rules: Any, variant: str) -> list[Pattern]:
+    """The seat patterns (0 = spec A, 1 = spec B) to rotate through on one variant."""
+    seats = rules.variant(variant).seats
+    if seats == 2:
+        return [[0, 1], [1, 0]]
+    groups = _team_seats(rules, variant)
+    if getattr(rules, "team_victory", True):
+        if len(groups) == 2 and len(groups[0]) == len(groups[1]):
+            pattern = [0] * seats
+            for seat in groups[1]:
+                pattern[seat] = 1
+            return _complements([pattern])
+    elif len(groups) > 1 and all(len(group) % 2 == 0 for group in groups):
+        return _mixed(groups, seats)
+    return _complements([[i % 2 for i in range(seats)]])
