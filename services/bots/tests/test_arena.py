@@ -33,10 +33,16 @@ def test_wilson_interval(arena: ModuleType) -> None:
 
 
 def test_seatings_and_one_game(arena: ModuleType) -> None:
-    assert arena.seatings(ToyRules(), "duel") == [[0, 1], [1, 0]]
+    from warroom.bots.pairings import seat_patterns
+
+    assert seat_patterns(ToyRules(), "duel") == [[0, 1], [1, 0]]
     outcome = arena.play_one("toy", "duel", ("heuristic", "random"), [1, 0], 3, (0, 1), [])
     assert outcome.score in (0.0, 0.5, 1.0)
     assert outcome.steps > 0 and outcome.decisions["A"] > 0
+    stats = {(0, 1): arena.PairStats()}
+    stats[(0, 1)].add(outcome)
+    lines = arena.seating_lines(["heuristic", "random"], stats, ["North", "South"])
+    assert lines == [f"- heuristic against random, by A's seats: South {outcome.score:g} of 1."]
 
 
 def test_write_section_replaces_only_its_own(arena: ModuleType, tmp_path: Path) -> None:
