@@ -104,8 +104,7 @@ def terminal_rewards(result: Result, seats: int) -> list[float]:
 
 def winner_rewards(result: Result, seats: int) -> list[float]:
     """Terminal rewards where only winning counts: the winners share 1, every other seat gets 0."""
-    winners = [seat for seat in range(seats) if seat in result.winners]
-    share = 1.0 / len(winners) if winners else 0.0
+    share = 1.0 / len(result.winners) if result.winners else 0.0
     return [share if seat in result.winners else 0.0 for seat in range(seats)]
 
 

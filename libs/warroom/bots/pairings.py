@@ -16,6 +16,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from warroom.engine.rules import Rules
+
 Pattern = list[int]
 
 
@@ -28,7 +30,7 @@ def _complements(patterns: list[Pattern]) -> list[Pattern]:
     return out
 
 
-def _team_seats(rules: Any, variant: str) -> list[list[int]]:
+def _team_seats(rules: Rules[Any], variant: str) -> list[list[int]]:
     state = rules.setup(1, variant, {})
     teams: dict[str, list[int]] = {}
     for seat in rules.seats(state):
@@ -48,18 +50,14 @@ def _mixed(groups: list[list[int]], seats: int) -> list[Pattern]:
     return _complements(patterns)
 
 
-def seat_patterns(rules: Any, variant: str) -> list[Pattern]:
+def seat_patterns(rules: Rules[Any], variant: str) -> list[Pattern]:
     """The seat patterns (0 = spec A, 1 = spec B) to rotate through on one variant."""
     seats = rules.variant(variant).seats
     if seats == 2:
         return [[0, 1], [1, 0]]
     groups = _team_seats(rules, variant)
-    if getattr(rules, "team_victory", True):
-        if len(groups) == 2 and len(groups[0]) == len(groups[1]):
-            pattern = [0] * seats
-            for seat in groups[1]:
-                pattern[seat] = 1
-            return _complements([pattern])
-    elif len(groups) > 1 and all(len(group) % 2 == 0 for group in groups):
+    if rules.team_victory and len(groups) == 2 and len(groups[0]) == len(groups[1]):
+        return _complements([[int(seat in groups[1]) for seat in range(seats)]])
+    if not rules.team_victory and len(groups) > 1 and all(len(g) % 2 == 0 for g in groups):
         return _mixed(groups, seats)
     return _complements([[i % 2 for i in range(seats)]])
