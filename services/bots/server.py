@@ -2,7 +2,7 @@
 
 Searches are CPU-bound: they run in worker threads, at most
 `bot_concurrency` at once per process (scale out with more replicas).
-Run: `python -m services.bots.server`.
+Run: `python -m services.bots`.
 """
 
 from __future__ import annotations
@@ -15,10 +15,9 @@ import grpc
 from prometheus_client import Counter, Histogram
 
 from services.bots import core
-from services.bots.settings import BotSettings, get_bot_settings
-from services.common import eventloop
-from services.common.logging import configure_logging, get_logger
-from services.common.server import RunningServer, serve_until_signal, start_server
+from services.bots.settings import BotSettings
+from services.common.logging import get_logger
+from services.common.server import RunningServer, start_server
 from warroom.engine.errors import RulesError
 from warroom.v1 import bots_pb2, bots_pb2_grpc, game_pb2, game_pb2_grpc
 
@@ -197,17 +196,3 @@ async def serve(
         metrics_port=metrics_port,
     )
     return running, servicer
-
-
-async def _main() -> None:
-    settings = get_bot_settings()
-    configure_logging(settings.log_level, settings.log_json)
-    running, servicer = await serve(settings, metrics_port=settings.bots_metrics_port)
-    try:
-        await serve_until_signal(running)
-    finally:
-        await servicer.close()
-
-
-if __name__ == "__main__":
-    eventloop.run(_main(), get_bot_settings())

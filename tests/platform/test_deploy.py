@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import importlib.util
 import shutil
 import subprocess
 from pathlib import Path
@@ -168,3 +169,24 @@ def test_deploy_doc_covers_scaling_and_state() -> None:
     text = (ROOT / "docs" / "deploy.md").read_text().lower()
     for word in ("docker-compose", "kustomize", "scale", "state", "redis", "postgresql", "beat"):
         assert word in text, word
+
+
+def _python_modules(commands: list[list[str]]) -> set[str]:
+    """The `X` of every `python -m X` among container commands."""
+    return {cmd[cmd.index("-m") + 1] for cmd in commands if cmd[:1] == ["python"] and "-m" in cmd}
+
+
+def test_every_deployed_python_module_is_runnable(manifests: list[dict[str, Any]]) -> None:
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    commands = [s["command"] for s in compose["services"].values() if "command" in s]
+    for doc in manifests:
+        pod = doc.get("spec", {}).get("template", {}).get("spec", {})
+        commands += [c["command"] for c in pod.get("containers", []) if "command" in c]
+    modules = _python_modules(commands)
+    assert {"services.lobby", "services.game", "services.bots"} <= modules, modules
+    for module in sorted(modules):
+        spec = importlib.util.find_spec(module)
+        assert spec is not None, f"`python -m {module}`: no such module"
+        if spec.submodule_search_locations is not None:
+            main = importlib.util.find_spec(f"{module}.__main__")
+            assert main is not None, f"`python -m {module}`: the package has no __main__"

@@ -237,14 +237,6 @@ def redis_server_binary() -> Path:
     return binary
 
 
-def service_module(root: Path, name: str) -> str:
-    """The module to run for a service: `services.<name>` (its `__main__`), else its server."""
-    package = root / "services" / name
-    if not (package / "__main__.py").exists() and (package / "server.py").exists():
-        return f"services.{name}.server"
-    return f"services.{name}"
-
-
 def _free_local_port() -> int:
     from warroom.platform.health import free_port
 
@@ -404,7 +396,7 @@ class Supervisor:
             self.children.append(
                 Child(
                     name,
-                    [py, "-m", service_module(cfg.root, name)],
+                    [py, "-m", f"services.{name}"],
                     logs / f"{name}.log",
                     endpoint=cfg.endpoint(name),
                 )
