@@ -1,13 +1,17 @@
 """Combat: forces, attack rounds, ranks and the defender/attacker reaction windows.
 
-Each attack round opens a defender window ("c_def": a reaction or a removal); then the
-attacker may counter an airplane/fleet loss in land combat ("c_aa_atk"), and decides to
-continue or stop ("c_cont"), matching the rank of what the defender removed. Exchange
-makes the attacker remove a piece ("c_exch"); an attacker's airplane/fleet loss in land
-combat opens a defender counter ("c_aa_def"). After the last round an Advance! window
-("c_adv") may follow. Option ids: rm<piece>, rm-mcf, sf<card>, ex<card>-<piece|mcf>,
-rt<card>-<piece>-<space>, wn<card>-<piece>-<space>, aa<card>, nc<card>, sa<card>,
-free, stop, pass, adv<card>-<piece>.
+A UK or USA force with the French infantry beside it first asks whether the French piece
+is included ("c_fr": it "may be included"). Each attack round opens a defender window
+("c_def": a reaction or a removal); then the attacker may counter an airplane loss (land
+and sea) or a fleet loss (land) ("c_aa_atk"), and decides to continue or stop ("c_cont"),
+matching the rank of what the defender removed. Exchange makes the attacker remove a
+piece ("c_exch"); an attacker's airplane loss (land and sea) or fleet loss (land) opens a
+defender counter ("c_aa_def"). No round begins without a surviving attacking piece, and
+no removal to continue may take the last one (a fleet takes the piece it transports).
+After the last round an Advance! window ("c_adv") may follow. Option ids: with, without,
+rm<piece>, rm-mcf, sf<card>, ex<card>-<piece|mcf>, rt<card>-<piece>-<space>,
+wn<card>-<piece>-<space>, aa<card>, nc<card>, sa<card>, free, stop, pass,
+adv<card>-<piece>.
 """
 
 from __future__ import annotations
@@ -64,7 +68,11 @@ def in_force(fac: int, piece: int) -> bool:
 
 
 def force_of(s: SfState, fac: int, src: int, tgt: int) -> list[int]:
-    """Every supplied piece that must attack from `src` into `tgt` for faction `fac`."""
+    """Every supplied piece that may attack from `src` into `tgt` for faction `fac`.
+
+    A UK or USA force needs a piece of its own faction: the French infantry "may be
+    included in a UK or USA attacking force", it does not make one.
+    """
     t = tables()
     sea = t.water[tgt]
     out = []
@@ -86,6 +94,8 @@ def force_of(s: SfState, fac: int, src: int, tgt: int) -> list[int]:
             ok = (on >= 0) if t.water[src] else (on < 0)
         if ok and is_supplied(s, p, cache):
             out.append(p)
+    if fac != FRANCE and all(faction(p) == FRANCE for p in out):
+        return []
     return out
 
 
@@ -132,22 +142,38 @@ def has_defenders(s: SfState, tgt: int) -> bool:
     return bool(defenders(s, tgt)) or board.mcf_side(s, tgt) >= 0
 
 
-def start(s: SfState, fac: int, src: int, tgt: int, ctx: Ctx) -> None:
-    """Initiate combat: the force is fixed and the first attack round begins."""
+def start(s: SfState, fac: int, src: int, tgt: int, ctx: Ctx, with_piece: int = -1) -> None:
+    """Initiate combat: the force is fixed and the first attack round begins.
+
+    When the French infantry could join a UK/USA force, the attacker first chooses
+    ("c_fr"), unless the force must contain it (`with_piece`, a card's "force containing
+    that infantry").
+    """
     t = tables()
     force = force_of(s, fac, src, tgt)
     s.combat = Combat(SIDE_OF_FACTION[fac], fac, src, tgt, t.water[tgt], force)
+    french = [p for p in force if faction(p) == FRANCE]
+    if fac != FRANCE and french and with_piece not in french:
+        s.stack.append(Frame("c_fr", s.combat.side))
+        return
+    _open(s, ctx)
+
+
+def _open(s: SfState, ctx: Ctx) -> None:
+    c = s.combat
+    assert c is not None
     ctx.log(
-        f"{FACTIONS[fac]} attacks {board.name(tgt)} from {board.name(src)} with {len(force)} piece(s)"
+        f"{FACTIONS[c.faction]} attacks {board.name(c.tgt)} from {board.name(c.src)}"
+        f" with {len(c.force)} piece(s)"
     )
     begin_round(s, ctx)
 
 
 def begin_round(s: SfState, ctx: Ctx) -> None:
-    """Open an attack round (or end the combat when the space is empty)."""
+    """Open an attack round (or end the combat when the space or the force is empty)."""
     c = s.combat
     assert c is not None
-    if not has_defenders(s, c.tgt):
+    if not has_defenders(s, c.tgt) or not alive_force(s, c):
         end(s, ctx)
         return
     c.rounds += 1
@@ -198,9 +224,14 @@ def options(s: SfState, frame: Frame) -> Options:
         return _def_options(s, c, reactions=True)
     if frame.kind == "c_defrm":
         return _def_options(s, c, reactions=False)
+    if frame.kind == "c_fr":
+        return [
+            ("with", "Include the French infantry in the attacking force"),
+            ("without", "Attack without the French infantry"),
+        ]
     if frame.kind == "c_aa_atk":
         react = "anti_air" if frame.n == AIR else "naval_combat"
-        cs = cards.reactions(s, c.side, react, 1 << c.faction)
+        cs = cards.reactions(s, c.side, react, attacker_factions(s, c))
         return [
             ("pass", "Do not counter"),
             *(
@@ -302,6 +333,21 @@ def alive_force(s: SfState, c: Combat) -> list[int]:
     return [p for p in c.force if s.loc[p] == c.src]
 
 
+def attacker_factions(s: SfState, c: Combat) -> int:
+    """Factions whose reactions the attacker may use: "Only French reactions may be used on
+    behalf of the French piece", so a force reduced to it takes French cards only."""
+    force = alive_force(s, c)
+    if force and all(faction(p) == FRANCE for p in force):
+        return 1 << FRANCE
+    return 1 << c.faction
+
+
+def _keeps_force(s: SfState, c: Combat, p: int) -> bool:
+    """Whether removing `p` (with what it transports) leaves an attacking piece."""
+    gone = {p, *board.cargo(s, p)}
+    return any(q not in gone for q in alive_force(s, c))
+
+
 def _cont_options(s: SfState, c: Combat) -> Options:
     t = tables()
     out: Options = [("stop", "Stop the attack")]
@@ -309,24 +355,23 @@ def _cont_options(s: SfState, c: Combat) -> Options:
         out.append(("free", "Continue the attack (countered loss)"))
     force = alive_force(s, c)
     cache: dict[int, frozenset[int]] = {}
-    if len(force) > 1:
-        for p in force:
-            if kind(p) == CARRIER or rank(p, c.sea) < c.req:
-                continue
-            if kind(p) in (AIR, FLEET) and not is_supplied(s, p, cache):
-                continue
-            out.append((f"rm{p}", f"Remove {board.piece_name(p)} to continue"))
-    only_french = bool(force) and all(faction(p) == FRANCE for p in force)
-    if not only_french:
+    for p in force:
+        if kind(p) == CARRIER or rank(p, c.sea) < c.req or not _keeps_force(s, c, p):
+            continue
+        if kind(p) in (AIR, FLEET) and not is_supplied(s, p, cache):
+            continue
+        out.append((f"rm{p}", f"Remove {board.piece_name(p)} to continue"))
+    mask = attacker_factions(s, c)
+    if mask == 1 << c.faction:
         for p in _support(s, c, c.side, 1 << c.faction, True):
-            if rank(p, c.sea) >= c.req:
+            if rank(p, c.sea) >= c.req and _keeps_force(s, c, p):
                 out.append((f"rm{p}", f"Remove {board.piece_name(p)} to continue"))
     if not c.sea:
         if season(s) != WINTER or t.desert[c.tgt]:
-            for x in cards.reactions(s, c.side, "sustain_attack", 1 << c.faction):
+            for x in cards.reactions(s, c.side, "sustain_attack", mask):
                 out.append((f"sa{x}", f"Sustain Attack with {cards.card(x).name}"))
     else:
-        for x in cards.reactions(s, c.side, "naval_combat", 1 << c.faction):
+        for x in cards.reactions(s, c.side, "naval_combat", mask):
             out.append((f"nc{x}", f"Naval Combat with {cards.card(x).name}"))
     return out
 
@@ -343,7 +388,6 @@ def _exch_options(s: SfState, c: Combat) -> Options:
 
 def _adv_options(s: SfState, c: Combat) -> Options:
     out: Options = [("pass", "Do not advance")]
-    cs = cards.reactions(s, c.side, "advance", 1 << c.faction)
     for p in alive_force(s, c):
         if kind(p) not in (INF, TANK):
             continue
@@ -351,7 +395,8 @@ def _adv_options(s: SfState, c: Combat) -> Options:
             sp == c.tgt for sp, _ in destinations(s, p, "advance" if s.on[p] >= 0 else "action")
         ):
             continue
-        for x in cs:
+        # the card belongs to the moving piece's faction: French reactions for the French piece
+        for x in cards.reactions(s, c.side, "advance", 1 << faction(p)):
             out.append((f"adv{x}-{p}", f"Advance! {board.piece_name(p)} with {cards.card(x).name}"))
     return out
 
@@ -365,7 +410,11 @@ def apply(s: SfState, frame: Frame, option: str, ctx: Ctx) -> None:
     c = s.combat
     assert c is not None
     k = frame.kind
-    if k in ("c_def", "c_defrm"):
+    if k == "c_fr":
+        if option == "without":
+            c.force = [p for p in c.force if faction(p) != FRANCE]
+        _open(s, ctx)
+    elif k in ("c_def", "c_defrm"):
         _apply_def(s, c, option, ctx)
     elif k == "c_aa_atk":
         if option != "pass":
@@ -399,9 +448,9 @@ def apply(s: SfState, frame: Frame, option: str, ctx: Ctx) -> None:
         if not alive_force(s, c):
             end(s, ctx)
             return
-        counter = "anti_air" if kind(p) == AIR else "naval_combat" if kind(p) == FLEET else ""
+        counter = _counter(kind(p), c.sea)
         allowed = frame.data[0] if frame.data else _reaction_factions(c)
-        if counter and not c.sea and cards.reactions(s, 1 - c.side, counter, allowed):
+        if counter and cards.reactions(s, 1 - c.side, counter, allowed):
             s.stack.append(
                 Frame("c_aa_def", 1 - c.side, n=kind(p), data=(allowed, 1, frame.data[2]))
             )
@@ -485,16 +534,25 @@ def _apply_def(s: SfState, c: Combat, option: str, ctx: Ctx) -> None:
     _after_def(s, c, removed_kind, ctx)
 
 
+def _counter(removed_kind: int, sea: bool) -> str:
+    """The reaction that counters a removed piece: Anti-Air for an airplane "in land or sea
+    combat"; Naval Combat for a fleet in land combat only (at sea it has its own use)."""
+    if removed_kind == AIR:
+        return "anti_air"
+    if removed_kind == FLEET and not sea:
+        return "naval_combat"
+    return ""
+
+
 def _after_def(s: SfState, c: Combat, removed_kind: int, ctx: Ctx) -> None:
-    """After the defender's removal: the attacker may counter an airplane/fleet loss (land)."""
+    """After the defender's removal: the attacker may counter an airplane loss (land and
+    sea) or a fleet loss (land)."""
+    counter = _counter(removed_kind, c.sea)
     if (
-        not c.sea
-        and removed_kind in (AIR, FLEET)
+        counter
         and has_defenders(s, c.tgt)
         and alive_force(s, c)
-        and cards.reactions(
-            s, c.side, "anti_air" if removed_kind == AIR else "naval_combat", 1 << c.faction
-        )
+        and cards.reactions(s, c.side, counter, attacker_factions(s, c))
     ):
         s.stack.append(Frame("c_aa_atk", c.side, n=removed_kind))
         return
@@ -519,10 +577,11 @@ def _apply_cont(s: SfState, c: Combat, option: str, ctx: Ctx) -> None:
     if option.startswith("rm"):
         p = int(option[2:])
         k = kind(p)
+        c.free = False
         _lose(s, c, p, ctx)
-        counter = "anti_air" if k == AIR else "naval_combat" if k == FLEET else ""
+        counter = _counter(k, c.sea)
         allowed = _reaction_factions(c)
-        if counter and not c.sea and cards.reactions(s, 1 - c.side, counter, allowed):
+        if counter and cards.reactions(s, 1 - c.side, counter, allowed):
             s.stack.append(Frame("c_aa_def", 1 - c.side, n=k, data=(allowed, 0)))
             return
         begin_round(s, ctx)

@@ -555,7 +555,7 @@ def apply(s: SfState, frame: Frame, option: str, ctx: Ctx) -> None:
             ctx.log(f"{board.piece_name(p)} moves to {board.name(parts[0])}")
         else:
             fac, tgt = (int(x) for x in option[1:].split("-"))
-            combat.start(s, fac, s.loc[p], tgt, ctx)
+            combat.start(s, fac, s.loc[p], tgt, ctx, with_piece=p)
     elif k == "fx_move":
         if option == "skip":
             return

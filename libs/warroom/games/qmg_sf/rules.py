@@ -32,6 +32,7 @@ _PROMPTS = {
     "cons_place": "Deploy the conscripted piece",
     "fm_move": "Forced March: move one piece",
     "da_attack": "Desperate Attack: choose the attack",
+    "c_fr": "Include the French infantry in the attacking force?",
     "c_def": "Defend: use a reaction or remove a piece",
     "c_defrm": "Remove a defending piece",
     "c_aa_atk": "Counter the loss with a reaction?",

@@ -251,10 +251,15 @@ def _declare_war(s: SfState, country: int, ctx: Ctx) -> None:
     ctx.log(f"the {SIDES[s.active]} declare war on {COUNTRIES[country]}")
 
 
-def start_action(s: SfState) -> None:
-    """Begin the Action step (or another action)."""
+def start_action(s: SfState, first: bool = True) -> None:
+    """Begin the Action step (`first`) or another action within it.
+
+    Control "at the beginning of the step" is taken once per Action step: "then take
+    another action" stays in the same step, so its airplanes still use that snapshot.
+    """
     s.phase = "action"
-    s.step_control = list(s.control)
+    if first:
+        s.step_control = list(s.control)
     s.tags.clear()
 
 
@@ -367,7 +372,7 @@ def advance(s: SfState, ctx: Ctx) -> None:
         if s.phase == "acting":
             if s.extra_actions > 0:
                 s.extra_actions -= 1
-                start_action(s)
+                start_action(s, first=False)
             else:
                 s.phase = "move2"
                 s.moved = 0

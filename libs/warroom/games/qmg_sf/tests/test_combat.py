@@ -117,6 +117,8 @@ def test_french_last_piece_gets_no_support() -> None:
     hand(s, ALLIES, 21, 24)
     s = act(act(act(s, "da"), "d21"), "d24")
     s = act(s, f"a2-{sp('palestine_jordan')}-{sp('syria_lebanon')}")
+    assert kind_of(s) == "c_fr"  # the French infantry "may be included"
+    s = act(s, "with")
     assert s.combat is not None and sorted(s.combat.force) == sorted([fr, uk])
     s = act(s, next(o for o in ids(s) if o.startswith("rm")))
     assert f"rm{uk}" in ids(s) and f"rm{plane}" in ids(s)

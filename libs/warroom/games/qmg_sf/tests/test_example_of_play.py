@@ -105,6 +105,10 @@ def test_allies_turn_1() -> None:
     s = act(s, f"nc{SWORDFISH}")
     pact_air = pieces(s, "Pact", "airplane", "tripoli")[0]
     s = act(s, f"rm{pact_air}")  # (C) an adjacent airplane of the defending faction
+    # Anti-Air works "in land or sea combat": the Allies could counter the airplane's loss
+    # with Faith, Hope & Charity, but the example keeps it and removes a fleet instead
+    assert kind_of(s) == "c_aa_atk" and "aa2" in ids(s)
+    s = act(s, "pass")
     fleets = pieces(s, "UK", "fleet", "eastern_med")
     s = act(s, f"rm{fleets[0]}")  # (D) a fleet outranks the airplane
     pact_fleet = pieces(s, "Pact", "fleet", "gulf_of_sidra")[0]
