@@ -412,7 +412,7 @@ class _Search:
             decision = rules.decision(state)
             if decision is None:
                 break
-            if sim_decision is None or not _continues(sim_decision, decision):
+            if sim_decision is None or not sim_decision.continued_by(decision, history[-1][0]):
                 sim_start = len(history)
             sim_decision = decision
             mover = seat if first and seat in decision.options else decision.seats[0]
@@ -496,12 +496,3 @@ def _observed(history: list[Token], sim_start: int, mover: int) -> tuple[Token, 
         return tuple(history)
     current = tuple((s, o if s == mover else HIDDEN) for s, o in history[sim_start:])
     return (*history[:sim_start], *current)
-
-
-def _continues(before: Decision, after: Decision) -> bool:
-    """Whether `after` is the same simultaneous decision with fewer seats left to answer."""
-    return (
-        len(before.options) >= 2
-        and after.kind == before.kind
-        and set(after.options) < set(before.options)
-    )

@@ -106,7 +106,7 @@ class Match(Generic[S]):
         game = applied.state
         next_decision = self.rules.decision(game)
         serial = state.decision_serial
-        if not _continues(pending, next_decision, seat):
+        if not pending.continued_by(next_decision, seat):
             serial += 1
         previous: MatchState[S] | None = None
         undo_seat: int | None = None
@@ -158,10 +158,3 @@ class Match(Generic[S]):
 def _with_id(decision: Decision, serial: int) -> Decision:
     """The decision numbered by the match layer."""
     return Decision(decision.kind, decision.prompt, decision.options, str(serial))
-
-
-def _continues(before: Decision, after: Decision | None, seat: int) -> bool:
-    """Whether `after` is the same simultaneous decision with one fewer seat to answer."""
-    if after is None or len(before.options) < 2 or after.kind != before.kind:
-        return False
-    return set(after.options) == set(before.options) - {seat}

@@ -60,6 +60,35 @@ class Decision:
                 return option
         return None
 
+    def continued_by(self, after: Decision | None, seat: int) -> bool:
+        """Whether `after`, reached when `seat` answered this decision, is the same decision.
+
+        This is the rule of decision ids for every game. A simultaneous decision
+        (several seats) keeps its id until it closes: after one seat's answer it
+        continues when it has the same kind and prompt, every other seat still
+        acts in it with exactly the options it had, and the answering seat has
+        either left it or still acts in it (with whatever options its answer left,
+        as when a seat places several cards of an opening hand one by one). Once
+        any other seat's options change or it stops acting, the decision has closed
+        for that seat, and a new id says so. A decision of one seat never continues:
+        each of its answers opens a new decision.
+        """
+        before = self.options
+        if after is None or len(before) < 2:
+            return False
+        if after.kind != self.kind or after.prompt != self.prompt:
+            return False
+        now = after.options
+        if len(now) - (seat in now) != len(before) - 1:
+            return False
+        for other, options in before.items():
+            if other == seat:
+                continue
+            current = now.get(other)
+            if current is None or (current is not options and current != options):
+                return False
+        return True
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
