@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import sys
 
+from services.catalog import service as catalog_service
 from services.common import eventloop
 from services.common.db import migrate
 from services.common.logging import configure_logging
@@ -30,12 +31,13 @@ async def main(matchmaker: bool) -> None:
     running = await start_server(
         settings,
         port=settings.lobby_port,
-        service_names=[SERVICE_NAME],
-        register=[register(lobby.servicer)],
+        service_names=[SERVICE_NAME, catalog_service.SERVICE_NAME],
+        register=[register(lobby.servicer), catalog_service.register()],
         metrics_port=settings.lobby_metrics_port,
     )
     # read the games' seat layouts in the background: health answers at once
     warming = asyncio.ensure_future(asyncio.to_thread(warm_layouts))
+    catalogs = asyncio.ensure_future(asyncio.to_thread(catalog_service.warm))
     stop = asyncio.Event()
     loop_task = (
         asyncio.create_task(run_cycles(lobby.director, game_ids(), stop)) if matchmaker else None
@@ -45,6 +47,7 @@ async def main(matchmaker: bool) -> None:
     finally:
         stop.set()
         warming.cancel()
+        catalogs.cancel()
         if loop_task is not None:
             with contextlib.suppress(Exception):
                 await loop_task

@@ -1,0 +1,1 @@
+"""CatalogService: the game catalogue over gRPC (a thin adapter over `warroom.catalog`)."""
