@@ -16,6 +16,7 @@ from google.protobuf import any_pb2, symbol_database
 from google.protobuf.message import Message
 
 from warroom.api import kinds
+from warroom.api.convert import engine_option
 from warroom.bots.position import Choice, make_position
 from warroom.bots.registry import KINDS, BotSpec, UnknownBotError, make_bot, resolve_budget
 from warroom.engine.errors import RulesError
@@ -66,9 +67,7 @@ def unpack_view(rules: Rules[Any], packed: any_pb2.Any) -> Message:
 
 def engine_decision(message: common_pb2.Decision, seat: int) -> Decision:
     """An engine decision from a seat's Decision message (only that seat's options are known)."""
-    options = tuple(
-        Option(o.id, o.label, {f.key: f.value for f in o.fields}) for o in message.options
-    )
+    options = tuple(engine_option(o) for o in message.options)
     if not options:
         raise BotRequestError(f"the decision offers seat {seat} no option")
     acting: dict[int, tuple[Option, ...]] = {s: () for s in message.seats if s != seat}

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from warroom.engine.match import Match, MatchState
-from warroom.engine.model import Decision, Event, Result, SeatInfo
+from warroom.engine.model import Decision, Event, Option, OptionKind, Result, SeatInfo
 from warroom.engine.rules import Rules
 from warroom.v1 import common_pb2, persistence_pb2
 
@@ -14,6 +14,29 @@ from warroom.v1 import common_pb2, persistence_pb2
 def fields_message(fields: Mapping[str, str]) -> list[common_pb2.OptionField]:
     """Structured fields as OptionField messages, in key order."""
     return [common_pb2.OptionField(key=k, value=v) for k, v in sorted(fields.items())]
+
+
+OPTION_KINDS: dict[OptionKind, common_pb2.OptionKind.ValueType] = {
+    OptionKind.CHOICE: common_pb2.OPTION_KIND_CHOICE,
+    OptionKind.UNDO: common_pb2.OPTION_KIND_UNDO,
+}
+ENGINE_OPTION_KINDS = {value: kind for kind, value in OPTION_KINDS.items()}
+
+
+def option_message(option: Option) -> common_pb2.Option:
+    """An engine option as an Option message, with its kind (choice or undo)."""
+    return common_pb2.Option(
+        id=option.id,
+        label=option.label,
+        fields=fields_message(option.fields),
+        kind=OPTION_KINDS[option.kind],
+    )
+
+
+def engine_option(message: common_pb2.Option) -> Option:
+    """An engine option back from its message (an unset kind reads as an ordinary choice)."""
+    kind = ENGINE_OPTION_KINDS.get(message.kind, OptionKind.CHOICE)
+    return Option(message.id, message.label, {f.key: f.value for f in message.fields}, kind)
 
 
 def decision_message(
@@ -29,10 +52,7 @@ def decision_message(
         seats=list(decision.seats),
         kind=decision.kind,
         prompt=decision.prompt,
-        options=[
-            common_pb2.Option(id=o.id, label=o.label, fields=fields_message(o.fields))
-            for o in options
-        ],
+        options=[option_message(o) for o in options],
     )
 
 

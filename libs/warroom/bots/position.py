@@ -44,8 +44,12 @@ class SeatPosition:
 
     @property
     def options(self) -> tuple[Option, ...]:
-        """This seat's options, without the match layer's "undo" (bots never take back)."""
-        return tuple(o for o in self.decision.options_for(self.seat) if o.id != UNDO_OPTION_ID)
+        """This seat's options, without the match layer's undo (bots never take back)."""
+        return tuple(
+            o
+            for o in self.decision.options_for(self.seat)
+            if not o.is_undo and o.id != UNDO_OPTION_ID
+        )
 
     def option_ids(self) -> list[str]:
         """The ids of this seat's options, in offered order."""

@@ -447,7 +447,8 @@ def _choose_auto(view: game_pb2.SeatView, how: str) -> int:
     options = view.decision.options
     if how == "first":
         return 0
-    undo_free = [i for i, o in enumerate(options) if o.id != "undo"] or list(range(len(options)))
+    undo_free = [i for i, o in enumerate(options) if o.kind != common_pb2.OPTION_KIND_UNDO]
+    undo_free = undo_free or list(range(len(options)))
     return random.choice(undo_free)
 
 

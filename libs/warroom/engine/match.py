@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from warroom.engine.errors import GameOverError, IllegalOptionError
-from warroom.engine.model import UNDO_OPTION_ID, Decision, Event, Option, Result
+from warroom.engine.model import UNDO_OPTION_ID, Decision, Event, Option, OptionKind, Result
 from warroom.engine.rules import Rules
 
 S = TypeVar("S")
 
-UNDO_OPTION = Option(UNDO_OPTION_ID, "Undo your last decision", {"undo": "true"})
+UNDO_OPTION = Option(
+    UNDO_OPTION_ID, "Undo your last decision", {"undo": "true"}, kind=OptionKind.UNDO
+)
 
 
 @dataclass(frozen=True, slots=True)

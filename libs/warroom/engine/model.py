@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Generic, TypeVar
 
 S = TypeVar("S")
@@ -20,13 +21,32 @@ SPECTATOR: None = None
 UNDO_OPTION_ID = "undo"
 
 
+class OptionKind(StrEnum):
+    """What choosing an option does (the API's `OptionKind`)."""
+
+    CHOICE = "choice"
+    """An ordinary move of the game."""
+    UNDO = "undo"
+    """Takes back the seat's own last decision (offered by the match layer)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One legal choice. `id` is stable: the same choice in the same position has the same id."""
+    """One legal choice. `id` is stable: the same choice in the same position has the same id.
+
+    `kind` says what the option does; games offer `CHOICE` options, the match layer
+    adds the `UNDO` one.
+    """
 
     id: str
     label: str
     fields: Mapping[str, str] = field(default_factory=dict)
+    kind: OptionKind = OptionKind.CHOICE
+
+    @property
+    def is_undo(self) -> bool:
+        """Whether this option takes back a decision rather than playing one."""
+        return self.kind is OptionKind.UNDO
 
 
 @dataclass(frozen=True, slots=True)
