@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -17,12 +17,39 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
 )
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
 
 from services.common.db import Base
 
 ACTIVE = "active"
 FINISHED = "finished"
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A UTC instant, aware on the way in and out on every database.
+
+    PostgreSQL keeps `timestamptz`; SQLite has no time zones and hands back naive values,
+    so this stores UTC there and reads every value back as an aware UTC datetime. A naive
+    value written is taken as UTC. Comparisons in Python then never mix naive and aware.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """To UTC (naive on SQLite, which would drop the offset anyway)."""
+        if value is None:
+            return None
+        value = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """An aware UTC datetime."""
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 class GameRow(Base):
@@ -44,9 +71,9 @@ class GameRow(Base):
     spectator_delay_versions: Mapped[int] = mapped_column(Integer, default=0)
     spectator_token_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
     request_id: Mapped[str | None] = mapped_column(String(128), unique=True, nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 
 class GameSeatRow(Base):
@@ -70,7 +97,7 @@ class GameSeatRow(Base):
     # A taken-over human came back: the seat returns to them at its next decision.
     reclaim: Mapped[bool] = mapped_column(Boolean, default=False)
     clock_remaining_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    clock_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    clock_deadline: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     # The game version at which the running clock was started (stale timers compare it).
     clock_version: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
@@ -101,7 +128,7 @@ class ActionRow(Base):
     option_id: Mapped[str] = mapped_column(String(256), default="")
     expected_version: Mapped[int] = mapped_column(BigInteger, default=0)
     idempotency_key: Mapped[str | None] = mapped_column(String(128), nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 class SnapshotRow(Base):
@@ -114,7 +141,7 @@ class SnapshotRow(Base):
     )
     version: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     data: Mapped[bytes] = mapped_column(LargeBinary)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 class ResultRow(Base):
@@ -129,4 +156,4 @@ class ResultRow(Base):
     scores: Mapped[dict[str, float]] = mapped_column(JSON)
     ranks: Mapped[dict[str, int]] = mapped_column(JSON)
     winners: Mapped[list[int]] = mapped_column(JSON)
-    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -1,4 +1,5 @@
-"""Background work through Celery: bot turns (queue `bots`) and clock checks (queue `game`).
+"""Background work of the authority: the `Scheduler` interface and its Celery implementation
+(bot turns on queue `bots`, clock checks on queue `game`).
 
 Contract with the bot worker (see docs/architecture.md): task
 `warroom.bots.play_turn` with kwargs `game_id` (str), `seat` (int), `version`
@@ -8,12 +9,33 @@ Contract with the bot worker (see docs/architecture.md): task
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Protocol
 
 from celery import Celery
 
 BOT_TASK = "warroom.bots.play_turn"
 CLOCK_TASK = "warroom.game.clock_expired"
 RESEND_TASK = "warroom.game.resend_bot_turns"
+
+
+class Scheduler(Protocol):
+    """Where the authority sends background work (Celery in production)."""
+
+    def bot_turn(self, game_id: str, seat: int, version: int) -> None:
+        """A bot seat owes a decision at `version`."""
+
+    def clock(self, game_id: str, seat: int, decision_id: str, version: int, eta: datetime) -> None:
+        """Check the seat's clock at `eta` (stale when the version moved)."""
+
+
+class NullScheduler:
+    """Drops background work (benchmarks and tests without clocks or bots)."""
+
+    def bot_turn(self, game_id: str, seat: int, version: int) -> None:
+        """Ignore."""
+
+    def clock(self, game_id: str, seat: int, decision_id: str, version: int, eta: datetime) -> None:
+        """Ignore."""
 
 
 class CeleryScheduler:

@@ -9,16 +9,12 @@ it at once, since a duplicate bot turn is harmless.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
 
 from services.common.celery_app import app
 from services.common.db import make_engine
 from services.common.redisio import async_redis
 from services.common.settings import Settings, get_settings
-from services.game.scheduler import CLOCK_TASK, RESEND_TASK, CeleryScheduler
-
-if TYPE_CHECKING:
-    from services.game.authority import Scheduler
+from services.game.scheduler import CLOCK_TASK, RESEND_TASK, CeleryScheduler, Scheduler
 
 app.conf.beat_schedule = {
     **(app.conf.beat_schedule or {}),

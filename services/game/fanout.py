@@ -1,0 +1,146 @@
+"""Fan-out: WatchGame streams and the replica's subscription to the games' pub/sub channels.
+
+One pub/sub connection per replica follows the channels of the games watched here; a
+message wakes the replica, which catches up from SQL and wakes its local watchers. Each
+watcher renders its own seat-filtered view per version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+from services.common.logging import get_logger
+from services.game import metrics
+from services.game.cache import GameCache
+from services.game.callers import Callers
+from services.game.core import Core
+from services.game.live import LiveGame
+from services.game.views import seat_view, spectator_head
+from warroom.api import convert
+from warroom.v1 import game_pb2
+
+log = get_logger("game.fanout")
+
+
+class Fanout:
+    """WatchGame and the pub/sub listener of one replica."""
+
+    def __init__(self, core: Core, cache: GameCache, callers: Callers) -> None:
+        self.core = core
+        self.cache = cache
+        self.callers = callers
+        self._pubsub: Any = None
+        self._listener: asyncio.Task[None] | None = None
+        self._subscribed: dict[str, int] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    async def watch(
+        self, game_id: str, token: str, from_version: int
+    ) -> AsyncIterator[game_pb2.WatchGameResponse]:
+        """WatchGame: seat-filtered updates from `from_version` on, ending when the game ends."""
+        live = await self.cache.get(game_id)
+        caller = await self.callers.authenticate(live, token)
+        await self.core.limit(token)
+        await self.subscribe(game_id)
+        live.watchers += 1
+        metrics.WATCHERS.inc()
+        try:
+            await self.cache.sync(live)
+            async for update in self._updates(live, caller.seat, from_version):
+                yield update
+        finally:
+            live.watchers -= 1
+            metrics.WATCHERS.dec()
+            await self.unsubscribe(game_id)
+
+    async def _updates(
+        self, live: LiveGame, viewer: int | None, from_version: int
+    ) -> AsyncIterator[game_pb2.WatchGameResponse]:
+        """The stream of one watcher: the current view first (without `from_version`), then
+        every version after the last one sent."""
+        recent = self.core.settings.game_recent_events
+
+        def head() -> int:
+            return live.version if viewer is not None else spectator_head(live)
+
+        if from_version <= 0:
+            frame = await self.cache.frame_at(live, head())
+            view = seat_view(live, viewer, frame, recent)
+            yield game_pb2.WatchGameResponse(version=frame.version, events=view.events, view=view)
+            sent = frame.version
+        else:
+            sent = min(from_version, head())
+        while True:
+            target = head()
+            if target > sent:
+                for frame in await self.cache.frames(live, sent, target):
+                    events = convert.event_messages(frame.events, frame.version, viewer)
+                    view = seat_view(live, viewer, frame, recent, events)
+                    yield game_pb2.WatchGameResponse(
+                        version=frame.version, events=events, view=view
+                    )
+                    sent = frame.version
+                continue
+            if live.result is not None and sent >= live.version:
+                return
+            await live.wait(5.0)
+            if live.version == sent:
+                await self.cache.sync(live)
+
+    async def subscribe(self, game_id: str) -> None:
+        """Follow a game's channel (first watcher on this replica)."""
+        count = self._subscribed.get(game_id, 0)
+        self._subscribed[game_id] = count + 1
+        if count:
+            return
+        if self._pubsub is None:
+            self._pubsub = self.core.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(self.core.hot.channel(game_id))
+        if self._listener is None or self._listener.done():
+            self._listener = asyncio.create_task(self._listen())
+
+    async def unsubscribe(self, game_id: str) -> None:
+        """Stop following when the last watcher leaves."""
+        count = self._subscribed.get(game_id, 0) - 1
+        if count > 0:
+            self._subscribed[game_id] = count
+            return
+        self._subscribed.pop(game_id, None)
+        if self._pubsub is not None:
+            await self._pubsub.unsubscribe(self.core.hot.channel(game_id))
+
+    async def _listen(self) -> None:
+        prefix = f"{self.core.settings.redis_prefix}game:"
+        while self._pubsub is not None:
+            try:
+                message = await self._pubsub.get_message(
+                    ignore_subscribe_messages=True, timeout=1.0
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("pub/sub listener failed; retrying")
+                await asyncio.sleep(0.5)
+                continue
+            if message is None:
+                if not self._subscribed:
+                    await asyncio.sleep(0.05)
+                continue
+            channel = message["channel"]
+            channel = channel.decode() if isinstance(channel, bytes) else channel
+            live = self.cache.games.get(channel.removeprefix(prefix))
+            if live is not None:
+                task = asyncio.create_task(self.cache.sync(live))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        """Stop the listener and the pub/sub connection."""
+        if self._listener is not None:
+            self._listener.cancel()
+            self._listener = None
+        if self._pubsub is not None:
+            await self._pubsub.aclose()
+            self._pubsub = None

@@ -1,0 +1,149 @@
+"""Queries: GetView, GetReplay and ListGames (reads that change nothing but the cache)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from datetime import timedelta
+
+from services.game import errors
+from services.game.cache import GameCache
+from services.game.callers import Callers
+from services.game.core import Core
+from services.game.live import BOT
+from services.game.models import ACTIVE, FINISHED, GameRow, GameSeatRow, ResultRow
+from services.game.store import now
+from services.game.views import seat_messages, seat_view, spectator_head
+from warroom.api import convert, kinds
+from warroom.engine.errors import RulesError
+from warroom.v1 import game_pb2
+
+STATUSES = {game_pb2.GAME_STATUS_ACTIVE: ACTIVE, game_pb2.GAME_STATUS_FINISHED: FINISHED}
+
+
+class Queries:
+    """The read side of the authority."""
+
+    def __init__(self, core: Core, cache: GameCache, callers: Callers) -> None:
+        self.core = core
+        self.cache = cache
+        self.callers = callers
+
+    async def view(self, game_id: str, token: str) -> game_pb2.SeatView:
+        """GetView."""
+        core = self.core
+        live = await self.cache.get(game_id)
+        caller = await self.callers.authenticate(live, token)
+        if core.limiter.take_leased(token):
+            await self.cache.sync(live)
+        else:
+            await asyncio.gather(core.limit(token), self.cache.sync(live))
+        recent = core.settings.game_recent_events
+        if caller.seat is None:
+            frame = await self.cache.frame_at(live, spectator_head(live))
+            return seat_view(live, None, frame, recent)
+        return seat_view(live, caller.seat, live.frame, recent)
+
+    async def replay(self, game_id: str, token: str) -> game_pb2.GetReplayResponse:
+        """GetReplay: players after the end, spectators past the configured delay."""
+        core = self.core
+        live = await self.cache.get(game_id)
+        caller = await self.callers.authenticate(live, token)
+        await core.limit(token)
+        await self.cache.sync(live)
+        if live.result is None:
+            raise errors.precondition(
+                "GAME_NOT_OVER", f"game {game_id} is still running: the replay opens at its end"
+            )
+        if caller.seat is None:
+            finished = live.row.finished_at or now()
+            result_row = await core.db(core.store.result, game_id)
+            if result_row is not None:
+                finished = result_row.finished_at
+            opens = finished + timedelta(seconds=core.settings.game_replay_spectator_delay_seconds)
+            if now() < opens:
+                raise errors.precondition(
+                    "REPLAY_DELAYED",
+                    f"spectators may fetch the replay from {opens.isoformat()}",
+                )
+        rows = await core.db(core.store.actions_after, game_id, 0)
+        response = game_pb2.GetReplayResponse(
+            game_id=game_id,
+            variant=live.row.variant,
+            options=dict(live.row.options),
+            seed=int(live.row.seed),
+            seats=seat_messages(live, live.state),
+            rules_id=live.row.rules_id,
+        )
+        with contextlib.suppress(RulesError):
+            response.game = kinds.game_kind(live.row.rules_id)  # type: ignore[assignment]
+        for row in rows:
+            if row.kind != "option":
+                continue
+            action = response.actions.add(
+                version=row.seq, seat=row.seat, decision_id=row.decision_id, option_id=row.option_id
+            )
+            action.at.FromDatetime(row.created_at)
+        result = convert.result_message(live.result)
+        if result is not None:
+            response.result.CopyFrom(result)
+        return response
+
+    async def list_games(self, request: game_pb2.ListGamesRequest) -> game_pb2.ListGamesResponse:
+        """ListGames (the servicer checks the service credential)."""
+        status = STATUSES.get(request.status)
+        rules_id = request.rules_id
+        if request.game and not rules_id:
+            try:
+                rules_id = kinds.game_id(request.game)
+            except RulesError as exc:
+                raise errors.invalid("UNKNOWN_GAME", str(exc), field="game") from exc
+        size = request.page.page_size or 50
+        if not 0 < size <= 500:
+            raise errors.invalid("BAD_PAGE", "page_size must be 1-500", field="page.page_size")
+        try:
+            offset = int(request.page.page_token or "0")
+        except ValueError:
+            raise errors.invalid(
+                "BAD_PAGE", "malformed page_token", field="page.page_token"
+            ) from None
+        rows, more = await self.core.db(self.core.store.list_games, status, rules_id, offset, size)
+        response = game_pb2.ListGamesResponse(next_page_token=str(offset + size) if more else "")
+        for game, seats, result in rows:
+            _summary(response.games.add(), game, seats, result)
+        return response
+
+
+def _summary(
+    summary: game_pb2.GameSummary,
+    game: GameRow,
+    seats: list[GameSeatRow],
+    result: ResultRow | None,
+) -> None:
+    """Fill one ListGames entry."""
+    summary.game_id = game.id
+    summary.variant = game.variant
+    summary.status = (
+        game_pb2.GAME_STATUS_FINISHED if game.status == FINISHED else game_pb2.GAME_STATUS_ACTIVE
+    )
+    summary.version = game.version
+    summary.rules_id = game.rules_id
+    with contextlib.suppress(RulesError):
+        summary.game = kinds.game_kind(game.rules_id)  # type: ignore[assignment]
+    summary.created_at.FromDatetime(game.created_at)
+    for seat in seats:
+        summary.seats.add(
+            index=seat.seat,
+            player_id=seat.player_id,
+            display_name=seat.display_name,
+            is_bot=seat.controller == BOT,
+        )
+    if result is not None:
+        summary.result.reason = result.reason
+        for key, rank in sorted(result.ranks.items(), key=lambda kv: int(kv[0])):
+            summary.result.seats.add(
+                seat=int(key),
+                rank=rank,
+                score=float(result.scores.get(key, 0.0)),
+                winner=int(key) in result.winners,
+            )

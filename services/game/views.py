@@ -1,0 +1,103 @@
+"""Rendering what a viewer sees of a live game: seats, the seat-filtered view, recent events.
+
+Pure functions over a `LiveGame` and a `Frame` (no I/O). A spectator (viewer None) sees
+the public view, `spectator_delay_versions` behind the head until the game ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from google.protobuf import json_format
+
+from services.game.live import BOT, HUMAN, Frame, LiveGame
+from warroom.api import convert
+from warroom.engine.match import MatchState
+from warroom.v1 import common_pb2, game_pb2
+
+DEFAULT_BOT = {"kind": "heuristic"}
+
+
+def seat_messages(live: LiveGame, state: MatchState[Any]) -> list[common_pb2.Seat]:
+    """The seats with who plays them (shared by every view of one version and seat state)."""
+    key = (live.version, live.epoch, id(live.seats), id(state))
+    cached = live.seat_cache
+    if cached is not None and cached[0] == key:
+        return cached[1]  # (the cache holds `state`, so its id is not reused meanwhile)
+    out = convert.seat_messages(live.rules.seats(state.game))
+    for message, row in zip(out, live.seats, strict=False):
+        message.player_id = row.player_id
+        message.display_name = row.display_name
+        message.is_bot = row.controller == BOT
+        if row.controller == BOT:
+            spec = row.bot or (row.clock or {}).get("fallback_bot") or DEFAULT_BOT
+            json_format.ParseDict(spec, message.bot, ignore_unknown_fields=True)
+    live.seat_cache = (key, out, state)
+    return out
+
+
+def recent_events(
+    live: LiveGame, viewer: int | None, upto: int, limit: int
+) -> list[common_pb2.GameEvent]:
+    """The viewer's visible events of the remembered versions up to `upto` (at most `limit`)."""
+    chunks: list[list[common_pb2.GameEvent]] = []
+    count = 0
+    for frame in reversed(live.history):
+        if frame.version > upto or not frame.events:
+            continue
+        visible = live.events_for(frame, viewer)
+        if visible:
+            chunks.append(visible)
+            count += len(visible)
+            if count >= limit:
+                break
+    out = [event for chunk in reversed(chunks) for event in chunk]
+    return out[-limit:]
+
+
+def seat_view(
+    live: LiveGame,
+    viewer: int | None,
+    frame: Frame,
+    recent: int,
+    events: Sequence[common_pb2.GameEvent] | None = None,
+) -> game_pb2.SeatView:
+    """What `viewer` (None = spectator) sees of the game at `frame`.
+
+    Without `events`, the view carries the viewer's last `recent` visible events.
+    """
+    state = frame.state
+    view = game_pb2.SeatView(
+        game_id=live.id,
+        game=live.kind,  # type: ignore[arg-type]
+        variant=live.row.variant,
+        version=frame.version,
+        seat=-1 if viewer is None else viewer,
+        seats=seat_messages(live, state),
+        rules_id=live.row.rules_id,
+    )
+    view.view.Pack(live.rules.view(state.game, viewer))
+    if frame.result is None and state.pending is not None:
+        decision = convert.decision_message(state.pending, frame.version, viewer)
+        if decision is not None:
+            view.decision.CopyFrom(decision)
+        if viewer is not None and frame is live.frame and viewer in state.pending.options:
+            row = live.seats[viewer]
+            if row.clock_deadline is not None and row.controller == HUMAN:
+                view.clock_deadline.FromDatetime(row.clock_deadline)
+    if events is None:
+        events = recent_events(live, viewer, frame.version, recent)
+    view.events.extend(events)
+    if frame.result is not None:
+        result = convert.result_message(frame.result)
+        if result is not None:
+            view.result.CopyFrom(result)
+    return view
+
+
+def spectator_head(live: LiveGame) -> int:
+    """The version a spectator sees now."""
+    if live.result is not None:
+        return live.version
+    return max(0, live.version - live.row.spectator_delay_versions)
