@@ -4,6 +4,7 @@
 #   make lint    ruff check + ruff format --check + mypy + buf lint
 #   make fmt     auto-fix: ruff format, ruff check --fix, buf format -w
 #   make proto   (re)generate Python code + mypy stubs from proto/ into libs/
+#   make web     build the browser app (web/dist) when its sources or proto/ changed
 #   make setup   only the set-up steps (what every other target depends on)
 #   make run / stop / demo   platform supervisor and demo (see warroom.platform)
 #   make clean   remove generated code, caches and stamps; `make distclean` also .venv, node_modules
@@ -11,11 +12,16 @@
 # All set-up steps are file-target stamps, so a second run only re-does what changed:
 #   .venv/.stamp           <- requirements.lock               (venv + uv + locked deps)
 #   .venv/.stamp-editable  <- pyproject.toml, top-level pkgs  (uv pip install -e . --no-deps)
-#   build/.proto.stamp     <- every proto/**/*.proto          (grpc_tools.protoc + mypy-protobuf)
+#   build/.proto.stamp     <- every proto/**/*.proto          (grpc_tools.protoc + mypy-protobuf
+#                                                              + protoc-gen-connect-python: *_connect.py)
 #   node_modules/.stamp    <- package.json, package-lock.json (npm ci: buf CLI)
 #   examples/node-client/node_modules/.stamp <- its package.json, package-lock.json (npm ci)
-# and, on every run, `docker-compose` (Debian's package) for the compose test: installed with
-# apt-get when missing and running as root, else a message says how to install it.
+#   web/node_modules/.stamp <- web/package.json, web/package-lock.json   (npm ci: vite, buf, ...)
+#   build/.web.stamp       <- web/ sources, proto/, web deps   (`npm run build`: buf generate of
+#                                                              the TS code + tsc + vite -> web/dist)
+# and, on every run, `docker-compose` (Debian's package) for the compose test and, for `make test`,
+# `chromium` (Debian's package) for the browser tests: each installed with apt-get when missing
+# and running as root, else a message says how to install it.
 #
 # Variables you may override:  PYTEST_ARGS="-k foo -x"   PYTEST_WORKERS=auto (pytest-xdist)
 
@@ -36,6 +42,12 @@ NODE_STAMP := node_modules/.stamp
 NODE_CLIENT := examples/node-client
 NODE_CLIENT_STAMP := $(NODE_CLIENT)/node_modules/.stamp
 BUF := node_modules/.bin/buf
+WEB := web
+WEB_NODE_STAMP := $(WEB)/node_modules/.stamp
+WEB_STAMP := build/.web.stamp
+# Everything the app is built from, except what npm and the build write.
+WEB_SRCS := $(shell find $(WEB) \( -path $(WEB)/node_modules -o -path $(WEB)/dist -o -path $(WEB)/src/gen \) \
+    -prune -o -type f -print 2>/dev/null | LC_ALL=C sort)
 
 PYTEST_ARGS ?=
 PYTEST_WORKERS ?=
@@ -64,7 +76,7 @@ ifneq ($(strip $(foreach f,$(PROTO_PY),$(if $(wildcard $(f)),,$(f)))),)
 $(PROTO_STAMP): FORCE
 endif
 
-.PHONY: all setup venv install proto compose-tool test lint fmt run stop demo clean distclean FORCE
+.PHONY: all setup venv install proto web compose-tool browser-tool test lint fmt run stop demo clean distclean FORCE
 FORCE:
 
 all: lint test
@@ -98,7 +110,7 @@ proto: $(PROTO_STAMP)
 $(PROTO_STAMP): $(PROTO_SRCS) $(VENV_STAMP) Makefile
 	@mkdir -p $(@D)
 	@find $(PROTO_OUT) -type f \( -name '*_pb2.py' -o -name '*_pb2.pyi' \
-	    -o -name '*_pb2_grpc.py' -o -name '*_pb2_grpc.pyi' \) -delete
+	    -o -name '*_pb2_grpc.py' -o -name '*_pb2_grpc.pyi' -o -path '*/v1/*_connect.py' \) -delete
 	@if [ -z "$(strip $(PROTO_SRCS))" ]; then echo "proto: no .proto files under $(PROTO_ROOT)/"; \
 	else \
 	    wkt_inc="$$($(PY) -c 'import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), "_proto"))')"; \
@@ -107,8 +119,9 @@ $(PROTO_STAMP): $(PROTO_SRCS) $(VENV_STAMP) Makefile
 	    $(PY) -m grpc_tools.protoc -I$(PROTO_ROOT) -I"$$wkt_inc" -I"$$gapi_inc" \
 	        --plugin=protoc-gen-mypy=$(VENV)/bin/protoc-gen-mypy \
 	        --plugin=protoc-gen-mypy_grpc=$(VENV)/bin/protoc-gen-mypy_grpc \
+	        --plugin=protoc-gen-connect-python=$(VENV)/bin/protoc-gen-connect-python \
 	        --python_out=$(PROTO_OUT) --grpc_python_out=$(PROTO_OUT) \
-	        --mypy_out=$(PROTO_OUT) --mypy_grpc_out=$(PROTO_OUT) \
+	        --mypy_out=$(PROTO_OUT) --mypy_grpc_out=$(PROTO_OUT) --connect-python_out=$(PROTO_OUT) \
 	        $(PROTO_SRCS) 2>build/protoc.log || { cat build/protoc.log >&2; exit 1; }; \
 	    grep -v '^Writing mypy to ' build/protoc.log >&2 || true; \
 	    for src in $(PROTO_SRCS); do \
@@ -132,6 +145,43 @@ $(NODE_CLIENT_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.js
 	@if command -v npm >/dev/null; then \
 	    npm ci --prefix $(NODE_CLIENT) --no-audit --no-fund && touch $@; \
 	else echo "npm not found: skipping $(NODE_CLIENT) (its test needs node and npm)"; fi
+
+# The browser app: its own npm packages (web/package-lock.json), then `npm run build` (buf
+# generates the TypeScript API code from proto/ into web/src/gen, tsc checks, vite bundles into
+# web/dist, which the gateway serves). Without npm the platform still runs, API only.
+$(WEB_NODE_STAMP): $(WEB)/package.json $(WEB)/package-lock.json
+	npm ci --prefix $(WEB) --no-audit --no-fund
+	@touch $@
+
+$(WEB_STAMP): $(WEB_NODE_STAMP) $(WEB_SRCS) $(PROTO_SRCS)
+	@mkdir -p $(@D)
+	npm run --prefix $(WEB) build
+	@touch $@
+
+ifeq ($(wildcard $(WEB)/package.json),)
+web:
+	@echo "web: no $(WEB)/package.json: nothing to build"
+else ifeq ($(shell command -v npm 2>/dev/null),)
+web:
+	@echo "npm not found: the browser app is not built (the gateway serves the API only);" \
+	    "install Node.js 20+ with npm"
+else
+web: $(WEB_STAMP)
+endif
+
+# Debian's chromium drives the browser tests (Playwright with executable_path; `playwright
+# install` cannot download browsers here).
+browser-tool:
+	@if ! command -v chromium >/dev/null; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	        echo "installing chromium (apt-get)"; \
+	        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+	            || echo "could not install chromium: the browser tests will fail"; \
+	    else \
+	        echo "chromium not found and not root: the browser tests will fail;" \
+	            "install it with: sudo apt-get install chromium"; \
+	    fi; \
+	fi
 
 # `docker-compose config -q` validates docker-compose.yml in the tests (no engine needed).
 compose-tool:
@@ -159,7 +209,7 @@ $(BUF_DEPS_STAMP): $(VENV_STAMP)
 
 # ---------------------------------------------------------------- test / lint
 # pytest exits 5 when it collected no test: that fails the build like any other non-zero.
-test: setup
+test: setup web browser-tool
 	@rc=0; $(PY) -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5) - failing" >&2; fi; \
 	exit $$rc
@@ -180,7 +230,7 @@ fmt: setup $(NODE_STAMP)
 	@if [ -n "$(strip $(PROTO_SRCS))" ]; then $(BUF) format -w $(PROTO_ROOT); fi
 
 # ---------------------------------------------------------------- platform
-run: setup
+run: setup web
 	$(PY) -m warroom.platform.supervisor run
 
 stop: setup
@@ -192,9 +242,9 @@ demo: setup
 # ---------------------------------------------------------------- cleaning
 clean:
 	find $(PROTO_OUT) -type f \( -name '*_pb2.py' -o -name '*_pb2.pyi' \
-	    -o -name '*_pb2_grpc.py' -o -name '*_pb2_grpc.pyi' \) -delete
+	    -o -name '*_pb2_grpc.py' -o -name '*_pb2_grpc.pyi' -o -path '*/v1/*_connect.py' \) -delete
 	rm -rf $(PROTO_OUT)/warroom/v1 $(PROTO_OUT)/warroom/games/*/v1 build
 	rm -rf .mypy_cache .ruff_cache .pytest_cache
 
 distclean: clean
-	rm -rf $(VENV) node_modules $(NODE_CLIENT)/node_modules
+	rm -rf $(VENV) node_modules $(NODE_CLIENT)/node_modules $(WEB)/node_modules $(WEB)/dist

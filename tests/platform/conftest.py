@@ -97,7 +97,7 @@ def supervisor_env(var: Path, extra: dict[str, str]) -> dict[str, str]:
             "WARROOM_WORKER_CONCURRENCY": "2",
         }
     )
-    for name in ("LOBBY", "GAME", "BOTS"):
+    for name in ("LOBBY", "GAME", "BOTS", "WEB"):
         env[f"WARROOM_{name}_PORT"] = str(free_port())
         env[f"WARROOM_{name}_METRICS_PORT"] = str(free_port())
     env.update(extra)

@@ -1,9 +1,12 @@
-"""gRPC health checks and port probes used by the supervisor, the demo and the tests."""
+"""gRPC and HTTP health checks and port probes used by the supervisor, the demo and the tests."""
 
 from __future__ import annotations
 
+import json
 import socket
 import time
+import urllib.error
+import urllib.request
 
 import grpc
 from grpc_health.v1 import health_pb2
@@ -25,6 +28,22 @@ def grpc_health(endpoint: str, service: str = "", timeout: float = 1.0) -> str:
                 return "UNKNOWN_SERVICE"
             return "UNREACHABLE"
         return health_pb2.HealthCheckResponse.ServingStatus.Name(response.status)
+
+
+def http_health(url: str, timeout: float = 1.0) -> str:
+    """The `status` of an HTTP health endpoint's JSON answer ("SERVING", ...), or "UNREACHABLE"."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            body = response.read()
+    except urllib.error.HTTPError as error:
+        body = error.read()
+    except (OSError, ValueError):
+        return "UNREACHABLE"
+    try:
+        status = json.loads(body).get("status")
+    except (ValueError, AttributeError):
+        return "UNKNOWN"
+    return str(status) if status else "UNKNOWN"
 
 
 def wait_serving(endpoint: str, timeout: float, service: str = "") -> bool:

@@ -1,0 +1,207 @@
+"""The gateway forwards Connect and gRPC-Web calls to the real services: answers, metadata,
+errors with their google.rpc details, and server streams."""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+import pytest
+from connectrpc.code import Code
+from connectrpc.errors import ConnectError
+from connectrpc.protocol import ProtocolType
+from google.rpc import error_details_pb2
+
+from services.game.tests.helpers import create, status_of
+from services.web import metrics
+from services.web.forward import generated_services
+from services.web.tests.conftest import Stack
+from warroom.v1 import bots_pb2, game_pb2, lobby_pb2
+from warroom.v1.bots_connect import BotServiceClient
+from warroom.v1.game_connect import GameServiceClient
+from warroom.v1.lobby_connect import LobbyServiceClient
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}
+
+
+def reason_of(error: ConnectError) -> str:
+    for detail in error.details:
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return info.reason
+    return ""
+
+
+def test_every_generated_service_is_found() -> None:
+    names = {app.__name__ for app, _ in generated_services()}
+    assert {
+        "LobbyServiceASGIApplication",
+        "GameServiceASGIApplication",
+        "BotServiceASGIApplication",
+    } <= names
+
+
+async def test_lobby_login_and_authorized_call(stack: Stack) -> None:
+    async with LobbyServiceClient(stack.url) as lobby:
+        login = await lobby.login(lobby_pb2.LoginRequest(name="web-alice"))
+        assert login.token and login.player_id
+        me = await lobby.get_player(lobby_pb2.GetPlayerRequest(), headers=bearer(login.token))
+        assert me.player.player_id == login.player_id
+        assert me.player.display_name == "web-alice"
+        # Without the bearer metadata the lobby refuses: the header is what carried it.
+        with pytest.raises(ConnectError) as caught:
+            await lobby.get_player(lobby_pb2.GetPlayerRequest())
+        assert caught.value.code is Code.UNAUTHENTICATED
+
+
+async def test_game_calls_and_errors_with_details(stack: Stack) -> None:
+    created = await create(stack.authority.stub, stack.settings)
+    gid, tokens = created.game_id, list(created.seat_tokens)
+    async with GameServiceClient(stack.url) as game:
+        view = (await game.get_view(game_pb2.GetViewRequest(game_id=gid, token=tokens[0]))).view
+        assert view.game_id == gid and view.seat == 0
+        decision = view.decision
+        bad = game_pb2.SubmitActionRequest(
+            game_id=gid,
+            token=tokens[0],
+            expected_version=view.version,
+            decision_id=decision.decision_id,
+            option_id="no-such-option",
+        )
+        # The same refusal through the gateway and directly: code, message and reason.
+        with pytest.raises(grpc.aio.AioRpcError) as direct:
+            await stack.authority.stub.SubmitAction(bad)
+        with pytest.raises(ConnectError) as via:
+            await game.submit_action(bad)
+        direct_code, direct_reason = status_of(direct.value)
+        assert via.value.code.name == direct_code.name == "INVALID_ARGUMENT"
+        assert reason_of(via.value) == direct_reason != ""
+        assert via.value.message == direct.value.details()
+        good = game_pb2.SubmitActionRequest(
+            game_id=gid,
+            token=tokens[0],
+            expected_version=view.version,
+            decision_id=decision.decision_id,
+            option_id=decision.options[0].id,
+        )
+        answer = await game.submit_action(good)
+        assert answer.version == view.version + 1
+        after = (await game.get_view(game_pb2.GetViewRequest(game_id=gid, token=tokens[1]))).view
+        assert after.version == answer.version
+        with pytest.raises(ConnectError) as denied:
+            await game.get_view(game_pb2.GetViewRequest(game_id=gid, token="forged"))
+        assert denied.value.code in (Code.UNAUTHENTICATED, Code.PERMISSION_DENIED)
+        assert reason_of(denied.value)
+
+
+async def test_grpc_web_protocol(stack: Stack) -> None:
+    created = await create(stack.authority.stub, stack.settings)
+    async with GameServiceClient(stack.url, protocol=ProtocolType.GRPC_WEB) as game:
+        view = (
+            await game.get_view(
+                game_pb2.GetViewRequest(game_id=created.game_id, token=created.seat_tokens[1])
+            )
+        ).view
+        assert view.seat == 1
+        with pytest.raises(ConnectError) as caught:
+            await game.get_view(game_pb2.GetViewRequest(game_id="nope", token="x"))
+        assert caught.value.code is not Code.UNKNOWN
+        assert reason_of(caught.value)
+
+
+async def test_watch_game_stream_through_gateway(stack: Stack) -> None:
+    created = await create(stack.authority.stub, stack.settings)
+    gid, tokens = created.game_id, list(created.seat_tokens)
+    async with GameServiceClient(stack.url) as game:
+        stream = game.watch_game(game_pb2.WatchGameRequest(game_id=gid, token=tokens[1]))
+        first = await asyncio.wait_for(anext(stream), 10)
+        assert first.view.game_id == gid and first.version == 0
+        view = (await game.get_view(game_pb2.GetViewRequest(game_id=gid, token=tokens[0]))).view
+        await game.submit_action(
+            game_pb2.SubmitActionRequest(
+                game_id=gid,
+                token=tokens[0],
+                expected_version=view.version,
+                decision_id=view.decision.decision_id,
+                option_id=view.decision.options[0].id,
+            )
+        )
+        second = await asyncio.wait_for(anext(stream), 10)
+        assert second.version == 1 and second.view.version == 1
+        gauge = metrics.STREAMS.labels("warroom.v1.GameService", "WatchGame")
+        assert gauge._value.get() >= 1
+        await stream.aclose()  # type: ignore[attr-defined]
+
+
+async def test_stream_closed_by_the_browser_ends_upstream(stack: Stack) -> None:
+    """An idle stream the client drops is cancelled upstream at once, not at its next event."""
+    created = await create(stack.authority.stub, stack.settings)
+    gauge = metrics.STREAMS.labels("warroom.v1.GameService", "WatchGame")
+    before = gauge._value.get()
+    async with GameServiceClient(stack.url) as game:
+        stream = game.watch_game(
+            game_pb2.WatchGameRequest(game_id=created.game_id, token=created.seat_tokens[0])
+        )
+        await asyncio.wait_for(anext(stream), 10)
+        assert gauge._value.get() == before + 1
+        await stream.aclose()  # type: ignore[attr-defined]
+    for _ in range(100):
+        if gauge._value.get() == before:
+            break
+        await asyncio.sleep(0.05)
+    assert gauge._value.get() == before
+
+
+async def test_stream_error_passes_through(stack: Stack) -> None:
+    request = game_pb2.WatchGameRequest(game_id="0" * 32, token="forged")
+    with pytest.raises(grpc.aio.AioRpcError) as direct:
+        await stack.authority.stub.WatchGame(request).read()
+    async with GameServiceClient(stack.url) as game:
+        stream = game.watch_game(request)
+        with pytest.raises(ConnectError) as caught:
+            await asyncio.wait_for(anext(stream), 10)
+    direct_code, direct_reason = status_of(direct.value)
+    assert caught.value.code.name == direct_code.name
+    assert reason_of(caught.value) == direct_reason != ""
+
+
+async def test_watch_ticket_stream(stack: Stack) -> None:
+    async with LobbyServiceClient(stack.url) as lobby:
+        login = await lobby.login(lobby_pb2.LoginRequest(name="web-queuer"))
+        ticket = (
+            await lobby.enqueue_ticket(
+                lobby_pb2.EnqueueTicketRequest(rules_id="toy"), headers=bearer(login.token)
+            )
+        ).ticket
+        stream = lobby.watch_ticket(
+            lobby_pb2.WatchTicketRequest(ticket_id=ticket.ticket_id), headers=bearer(login.token)
+        )
+        first = await asyncio.wait_for(anext(stream), 10)
+        assert first.ticket_id == ticket.ticket_id
+        assert first.status == lobby_pb2.TICKET_STATUS_SEARCHING
+        await lobby.cancel_ticket(
+            lobby_pb2.CancelTicketRequest(ticket_id=ticket.ticket_id), headers=bearer(login.token)
+        )
+        statuses = [first.status]
+        async for message in stream:
+            statuses.append(message.status)
+            if message.status != lobby_pb2.TICKET_STATUS_SEARCHING:
+                break
+        assert statuses[-1] == lobby_pb2.TICKET_STATUS_CANCELLED
+
+
+async def test_bot_service_forwarded(stack: Stack) -> None:
+    async with BotServiceClient(stack.url) as bots:
+        listed = await bots.list_bots(bots_pb2.ListBotsRequest())
+    assert any(bot.kind == "random" for bot in listed.bots)
+
+
+async def test_upstream_down_is_unavailable(stack: Stack) -> None:
+    await stack.bots.stop(0)
+    async with BotServiceClient(stack.url) as bots:
+        with pytest.raises(ConnectError) as caught:
+            await bots.list_bots(bots_pb2.ListBotsRequest(), timeout_ms=3000)
+    assert caught.value.code in (Code.UNAVAILABLE, Code.DEADLINE_EXCEEDED)
+    assert "127.0.0.1" not in caught.value.message
