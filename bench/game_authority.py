@@ -37,6 +37,9 @@ from sqlalchemy.engine import Engine
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "libs"))
+# A benchmark on loopback with throw-away keys: development mode (services.common.keys);
+# inherited by every process it starts.
+os.environ.setdefault("WARROOM_ENV", "development")
 
 from services.common.auth import service_metadata  # noqa: E402
 from services.common.db import make_engine, migrate  # noqa: E402

@@ -46,6 +46,9 @@ SCRIPT = Path(__file__).resolve()
 ROOT = SCRIPT.parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "libs"))
+# A benchmark on loopback with throw-away keys: development mode (services.common.keys);
+# inherited by every process it starts.
+os.environ.setdefault("WARROOM_ENV", "development")
 
 from services.common.db import make_engine, migrate  # noqa: E402
 from services.common.settings import Settings  # noqa: E402

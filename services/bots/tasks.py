@@ -152,7 +152,7 @@ def play_turn(self: Task, game_id: str, seat: int, version: int, decision_id: st
             seat,
             version,
             task_id=task_id,
-            token=bot_seat_token(settings.secret(), game_id, seat),
+            token=bot_seat_token(settings.bot_token_key(), game_id, seat),
             api=api,
             claims=claims,
             claim_prefix=settings.redis_prefix,

@@ -1,9 +1,11 @@
 """Service credentials: the bearer credential internal callers present, and bot seat tokens.
 
 Internal RPCs (GameService.CreateGame, ListGames, ...) require the metadata
-`authorization: Bearer <service secret>`. Bot seat tokens are derived, not
-stored: HMAC-SHA256(service secret, f"{game_id}:{seat}"), so a bot worker
-holding the service secret can act for a bot seat without a token hand-off.
+`authorization: Bearer <service credential>`; the current credential and every retired one
+in `service_secret_previous` are accepted. Bot seat tokens are derived, not stored:
+HMAC-SHA256(bot token key, f"{game_id}:{seat}"), so a bot worker holding that key can act
+for a bot seat without a token hand-off; the authority accepts the tokens of every key of
+the ring (`bot_seat_tokens`), so rotating the key does not strand a running game.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ AUTHORIZATION = "authorization"
 
 
 def service_metadata(settings: Settings) -> tuple[tuple[str, str], ...]:
-    """Call metadata carrying this process's service credential."""
-    return ((AUTHORIZATION, f"Bearer {settings.service_secret.get_secret_value()}"),)
+    """Call metadata carrying this process's (current) service credential."""
+    return ((AUTHORIZATION, f"Bearer {settings.service_keys().current.decode()}"),)
 
 
 def bearer(metadata: Iterable[Any] | None) -> str | None:
@@ -35,17 +37,22 @@ def bearer(metadata: Iterable[Any] | None) -> str | None:
 
 
 def is_service_call(metadata: Iterable[Any] | None, settings: Settings) -> bool:
-    """Whether call metadata carries the service credential (constant-time check)."""
+    """Whether call metadata carries a current or retired service credential (constant time)."""
     credential = bearer(metadata)
     if credential is None:
         return False
-    return hmac.compare_digest(credential.encode(), settings.secret())
+    return settings.service_keys().matches(credential.encode())
 
 
 def bot_seat_token(secret: bytes, game_id: str, seat: int) -> str:
     """The derived seat token of a bot seat (what a bot worker passes to GameService)."""
     digest = hmac.new(secret, f"{game_id}:{seat}".encode(), hashlib.sha256).hexdigest()
     return f"bot.{digest}"
+
+
+def bot_seat_tokens(settings: Settings, game_id: str, seat: int) -> list[str]:
+    """Every accepted token of a bot seat: the current key's first, then the retired keys'."""
+    return [bot_seat_token(key, game_id, seat) for key in settings.bot_token_keys().all()]
 
 
 def token_digest(token: str) -> str:

@@ -10,9 +10,12 @@ Run a worker:  celery -A services.common.celery_app worker -Q game,bots,lobby
 from __future__ import annotations
 
 import importlib.util
+import sys
+from typing import Any
 
-from celery import Celery
+from celery import Celery, signals
 
+from services.common.keys import InsecureSecretsError
 from services.common.settings import Settings, get_settings
 
 TASK_MODULES = ("services.game.tasks", "services.bots.tasks", "services.lobby.tasks")
@@ -54,6 +57,16 @@ def make_celery(settings: Settings, include: tuple[str, ...] | None = None) -> C
         enable_utc=True,
     )
     return celery
+
+
+@signals.worker_init.connect
+def _refuse_unsafe_secrets(**_kwargs: Any) -> None:
+    """A worker (it signs bot seat tokens, calls the authority) refuses unsafe keys."""
+    try:
+        get_settings().check_secrets()
+    except InsecureSecretsError as exc:
+        print(f"warroom worker: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 app = make_celery(get_settings())

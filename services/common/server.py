@@ -18,6 +18,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
 
+from services.common.decoding import guarded
 from services.common.logging import get_logger
 from services.common.settings import Settings
 
@@ -77,11 +78,13 @@ async def start_server(
 
     `service_names` are the full names (e.g. "warroom.v1.GameService") announced
     through health checking and reflection. `metrics_port` None disables the
-    Prometheus HTTP endpoint, 0 picks a free port.
+    Prometheus HTTP endpoint, 0 picks a free port. Raises InsecureSecretsError, before
+    binding anything, when the settings' keys are unsafe outside development mode.
     """
+    settings.check_secrets()
     server = grpc.aio.server(options=server_options(settings), interceptors=list(interceptors))
     for add in register:
-        add(server)
+        add(guarded(server))  # undecodable requests: INVALID_ARGUMENT (services.common.decoding)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

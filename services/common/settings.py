@@ -12,7 +12,8 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-DEV_SERVICE_SECRET = "warroom-dev-insecure-service-secret"
+from services.common import keys
+from services.common.keys import InsecureSecretsError, KeyRing
 
 
 class Settings(BaseSettings):
@@ -37,9 +38,24 @@ class Settings(BaseSettings):
     db_pool_size: int = 10
     db_echo: bool = False
 
-    # -- service credential (the lobby's and the bots' credential towards the authority);
-    # also the key from which bot seat tokens are derived. Override in every deployment.
-    service_secret: SecretStr = SecretStr(DEV_SERVICE_SECRET)
+    # -- deployment mode (WARROOM_ENV). "production" (the default) refuses to start with a
+    # missing, default, placeholder, short or shared key; "development" falls back to
+    # built-in insecure keys. See services/common/keys.py and docs/deploy.md.
+    env: Literal["production", "development"] = "production"
+    # -- the three keys, each with retired keys still accepted for verification
+    # (`*_previous`: comma-separated). The service credential: the lobby's and the bot
+    # worker's credential towards the authority and BotService.
+    service_secret: SecretStr = SecretStr("")
+    service_secret_previous: SecretStr = SecretStr("")
+    # The key of bot seat tokens (HMAC(key, f"{game_id}:{seat}")).
+    bot_token_secret: SecretStr = SecretStr("")
+    bot_token_secret_previous: SecretStr = SecretStr("")
+    # The key of the lobby's player tokens (HS256); WARROOM_LOBBY_TOKEN_SECRET is read too.
+    player_token_secret: SecretStr = Field(
+        SecretStr(""),
+        validation_alias=AliasChoices("WARROOM_PLAYER_TOKEN_SECRET", "WARROOM_LOBBY_TOKEN_SECRET"),
+    )
+    player_token_secret_previous: SecretStr = SecretStr("")
 
     # -- network
     host: str = "127.0.0.1"
@@ -106,9 +122,51 @@ class Settings(BaseSettings):
         """The Celery broker URL (Redis by default)."""
         return self.celery_broker_url or self.redis_url
 
+    @property
+    def dev_mode(self) -> bool:
+        """Whether built-in insecure keys are accepted (WARROOM_ENV=development)."""
+        return self.env == "development"
+
+    def _configured(self, role: keys.Role) -> tuple[str, tuple[str, ...]]:
+        current: SecretStr = getattr(self, role.field)
+        previous: SecretStr = getattr(self, f"{role.field}_previous")
+        return current.get_secret_value(), keys.split_previous(previous.get_secret_value())
+
+    def check_secrets(self) -> None:
+        """Refuse unsafe keys outside development mode (raises InsecureSecretsError)."""
+        if not self.dev_mode:
+            keys.check_secrets({role.field: self._configured(role) for role in keys.ROLES})
+
+    def _ring(self, role: keys.Role, fallback: bytes | None) -> KeyRing:
+        current, previous = self._configured(role)
+        if current:
+            return KeyRing(current.encode(), keys.encoded(previous))
+        if not self.dev_mode or fallback is None:
+            raise InsecureSecretsError(
+                f"{role.variable} ({role.purpose}) is not set; generate one with "
+                f"{keys.GENERATE_HINT} (or run with WARROOM_ENV=development)"
+            )
+        return KeyRing(fallback, keys.encoded(previous))
+
+    def service_keys(self) -> KeyRing:
+        """The service credential: the current one and the retired ones still accepted."""
+        return self._ring(keys.SERVICE, keys.DEV_SERVICE_SECRET.encode())
+
+    def bot_token_keys(self) -> KeyRing:
+        """The bot seat token keys (development mode: the service credential)."""
+        return self._ring(keys.BOT_TOKENS, self.service_keys().current)
+
+    def player_token_keys(self) -> KeyRing:
+        """The player token keys (development mode: derived from the service credential)."""
+        return self._ring(keys.PLAYER_TOKENS, keys.dev_player_key(self.service_keys().current))
+
     def secret(self) -> bytes:
-        """The service secret as bytes."""
-        return self.service_secret.get_secret_value().encode()
+        """The current service credential as bytes."""
+        return self.service_keys().current
+
+    def bot_token_key(self) -> bytes:
+        """The current key of bot seat tokens (what signs a bot worker's seat token)."""
+        return self.bot_token_keys().current
 
 
 @cache

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import jwt
 from argon2 import PasswordHasher
@@ -59,16 +61,31 @@ def issue_token(
     return jwt.encode(claims, key, algorithm=ALGORITHM), float(int(expires))
 
 
-def read_token(key: bytes, token: str) -> Identity:
-    """The identity of a valid token; raises TokenError naming what is wrong."""
-    try:
-        claims = jwt.decode(
-            token, key, algorithms=[ALGORITHM], issuer=ISSUER, options={"require": ["exp", "sub"]}
-        )
-    except jwt.ExpiredSignatureError:
-        raise TokenError("token expired; log in again") from None
-    except jwt.InvalidTokenError as exc:
-        raise TokenError(f"invalid token: {exc}") from None
+def read_token(key: bytes | Sequence[bytes], token: str) -> Identity:
+    """The identity of a valid token; raises TokenError naming what is wrong.
+
+    `key` may be a key ring (current key first, then retired ones): a token signed by any
+    of them is accepted, so rotating the key logs nobody out before their token expires.
+    """
+    ring = (key,) if isinstance(key, bytes) else tuple(key)
+    claims: dict[str, Any] = {}
+    for index, candidate in enumerate(ring):
+        try:
+            claims = jwt.decode(
+                token,
+                candidate,
+                algorithms=[ALGORITHM],
+                issuer=ISSUER,
+                options={"require": ["exp", "sub"]},
+            )
+            break
+        except jwt.InvalidSignatureError:
+            if index == len(ring) - 1:
+                raise TokenError("invalid token: Signature verification failed") from None
+        except jwt.ExpiredSignatureError:
+            raise TokenError("token expired; log in again") from None
+        except jwt.InvalidTokenError as exc:
+            raise TokenError(f"invalid token: {exc}") from None
     return Identity(
         str(claims["sub"]),
         str(claims.get("name", "")),

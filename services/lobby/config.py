@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-
-from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from services.common.settings import Settings
@@ -16,8 +12,8 @@ class LobbySettings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="WARROOM_LOBBY_", env_file=None, extra="ignore")
 
-    # Key of the player tokens (HS256); empty derives one from the service secret.
-    token_secret: SecretStr = SecretStr("")
+    # The key of the player tokens is the shared `player_token_secret`
+    # (WARROOM_PLAYER_TOKEN_SECRET, also read as WARROOM_LOBBY_TOKEN_SECRET).
     token_ttl_s: int = 24 * 3600
     # Redis connections for commands (calls beyond it wait for a free one) and the most
     # WatchTicket subscriptions (each holds its own connection).
@@ -47,8 +43,10 @@ class LobbySettings(BaseSettings):
 
 
 def token_key(settings: Settings, lobby: LobbySettings) -> bytes:
-    """The key signing player tokens."""
-    explicit = lobby.token_secret.get_secret_value()
-    if explicit:
-        return explicit.encode()
-    return hmac.new(settings.secret(), b"warroom-lobby-player-tokens", hashlib.sha256).digest()
+    """The key signing player tokens (the current one of the player-token ring)."""
+    return settings.player_token_keys().current
+
+
+def token_keys(settings: Settings) -> tuple[bytes, ...]:
+    """Every key a player token may be signed with: the current one, then retired ones."""
+    return settings.player_token_keys().all()

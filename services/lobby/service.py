@@ -25,7 +25,7 @@ from services.common.logging import get_logger
 from services.common.settings import Settings
 from services.lobby import metrics
 from services.lobby.auth import Identity, TokenError, issue_token, read_token
-from services.lobby.config import LobbySettings, token_key
+from services.lobby.config import LobbySettings, token_key, token_keys
 from services.lobby.director import assignment_message, game_kind
 from services.lobby.errors import (
     FailedPrecondition,
@@ -122,6 +122,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         self.queue = queue
         self.games = games
         self.key = token_key(settings, lobby)
+        self.keys = token_keys(settings)
         # Verified tokens (the signature is checked once per token; expiry on every call).
         self._tokens: dict[str, Identity] = {}
         self.default_bot = BotChoice(lobby.default_fill_bot_kind, lobby.default_fill_bot_difficulty)
@@ -152,7 +153,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         if known is not None and known.expires_at > time.time():
             return known
         try:
-            identity = read_token(self.key, token)
+            identity = read_token(self.keys, token)
         except TokenError as error:
             raise Unauthenticated(str(error)) from None
         self._remember(token, identity)

@@ -57,7 +57,7 @@ async def _settle() -> int:
     lobby = build(get_settings(), LobbySettings())
     try:
         return await settle_finished(
-            lobby.store, lobby.games, lobby.settings.secret(), queue=lobby.queue
+            lobby.store, lobby.games, lobby.settings.bot_token_key(), queue=lobby.queue
         )
     finally:
         await lobby.close()

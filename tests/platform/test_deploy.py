@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import os
+import secrets
 import shutil
 import subprocess
 from pathlib import Path
@@ -18,21 +20,60 @@ K8S = ROOT / "infra" / "k8s"
 K8S_VERSION = "1.30.0"
 
 
-def test_docker_compose_config_is_valid() -> None:
+# The variables docker-compose.yml requires (it has no default for any secret).
+COMPOSE_SECRETS = (
+    "POSTGRES_PASSWORD",
+    "WARROOM_SERVICE_SECRET",
+    "WARROOM_BOT_TOKEN_SECRET",
+    "WARROOM_PLAYER_TOKEN_SECRET",
+)
+# Host ports a client needs; the web gateway's is added with the gateway service.
+CLIENT_SERVICES = {"lobby", "game", "bots", "gateway"}
+
+
+def _compose_config(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     binary = shutil.which("docker-compose")
     assert binary is not None, (
         "docker-compose is not installed: `apt-get install docker-compose` (Debian's package; "
         "no Docker engine needed) - `make setup` should do this"
     )
-    result = subprocess.run(
+    clean = {k: v for k, v in os.environ.items() if k not in COMPOSE_SECRETS}
+    return subprocess.run(
         [binary, "-f", str(ROOT / "docker-compose.yml"), "config", "-q"],
         cwd=ROOT,
+        env={**clean, **env},
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
+
+
+def test_docker_compose_config_is_valid() -> None:
+    result = _compose_config({name: secrets.token_urlsafe(32) for name in COMPOSE_SECRETS})
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("missing", COMPOSE_SECRETS)
+def test_docker_compose_refuses_to_run_without_each_secret(missing: str) -> None:
+    env = {name: secrets.token_urlsafe(32) for name in COMPOSE_SECRETS if name != missing}
+    result = _compose_config(env)
+    assert result.returncode != 0
+    assert f"set {missing}, see docs/deploy.md" in result.stderr, result.stderr
+
+
+def test_docker_compose_publishes_only_client_ports() -> None:
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    services: dict[str, Any] = compose["services"]
+    published = {name for name, svc in services.items() if svc.get("ports")}
+    assert published <= CLIENT_SERVICES, published - CLIENT_SERVICES
+    assert compose["networks"]["backend"]["internal"] is True
+    for name in ("redis", "postgres", "worker", "beat", "migrations"):
+        nets = services[name].get("networks")
+        assert nets == ["backend"], f"{name} must stay on the internal network only: {nets}"
+    for name, svc in services.items():
+        for port in svc.get("ports", []):
+            assert not str(port).startswith(("6379", "5432", "91")), f"{name} publishes {port}"
 
 
 def test_docker_compose_topology() -> None:
@@ -153,9 +194,11 @@ def test_kubernetes_topology(manifests: list[dict[str, Any]]) -> None:
     assert set(hpas) == {"lobby", "game", "bots", "worker"}
     for name, hpa in hpas.items():
         assert hpa["spec"]["scaleTargetRef"]["name"] in deployments, name
-    assert "warroom-config" in _by_kind(manifests, "ConfigMap")
-    secret = _by_kind(manifests, "Secret")["warroom-secrets"]
-    assert {"REDIS_URL", "DATABASE_URL", "WARROOM_SERVICE_SECRET"} <= set(secret["stringData"])
+    config = _by_kind(manifests, "ConfigMap")["warroom-config"]
+    assert config["data"]["WARROOM_ENV"] == "production"
+    # No secret value ships: the operator creates warroom-secrets (docs/deploy.md).
+    assert not _by_kind(manifests, "Secret"), "the kustomization must not ship a Secret"
+    assert not any("SECRET" in key for key in config["data"]), "keys belong in the Secret"
     for doc in manifests:
         pod = doc.get("spec", {}).get("template", {}).get("spec")
         if pod is not None:
@@ -169,6 +212,14 @@ def test_deploy_doc_covers_scaling_and_state() -> None:
     text = (ROOT / "docs" / "deploy.md").read_text().lower()
     for word in ("docker-compose", "kustomize", "scale", "state", "redis", "postgresql", "beat"):
         assert word in text, word
+
+
+def test_deploy_doc_shows_how_to_create_every_key() -> None:
+    text = (ROOT / "docs" / "deploy.md").read_text()
+    assert "kubectl -n warroom create secret generic warroom-secrets" in text
+    for name in ("REDIS_URL", "DATABASE_URL", *COMPOSE_SECRETS[1:]):
+        assert f"--from-literal={name}=" in text, name
+    assert "_PREVIOUS" in text and "Rotating a key" in text
 
 
 def _python_modules(commands: list[list[str]]) -> set[str]:

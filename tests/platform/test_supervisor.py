@@ -102,6 +102,10 @@ def test_detached_start_on_embedded_defaults_then_stop(tmp_path: Path) -> None:
         assert state.get("embedded_redis") is True
         assert state.get("embedded_database") is True
         assert (tmp_path / "warroom.db").exists()
+        # No key in the environment: the supervisor generated them, private to the owner.
+        keys = tmp_path / "secrets.env"
+        assert keys.stat().st_mode & 0o777 == 0o600
+        assert "WARROOM_SERVICE_SECRET=" in keys.read_text()
         redis_url = str(state["redis_url"])
         assert not redis_url.endswith(":6379/0"), "the embedded Redis must not take 6379"
         lobby = f"127.0.0.1:{env['WARROOM_LOBBY_PORT']}"

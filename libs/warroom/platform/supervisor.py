@@ -14,7 +14,10 @@ and returns once everything is healthy; `stop` stops it through the pid file
 Environment (also read from `.env`): `REDIS_URL`, `DATABASE_URL`, `WARROOM_HOST`,
 `WARROOM_{LOBBY,GAME,BOTS}_PORT`, `WARROOM_{LOBBY,GAME,BOTS}_METRICS_PORT`,
 `WARROOM_VAR_DIR` (default `./var`), `WARROOM_WORKER_CONCURRENCY` (2),
-`WARROOM_START_TIMEOUT` (seconds, 90), `WARROOM_DETACH`.
+`WARROOM_START_TIMEOUT` (seconds, 90), `WARROOM_DETACH`. The three keys
+(`WARROOM_SERVICE_SECRET`, `WARROOM_BOT_TOKEN_SECRET`, `WARROOM_PLAYER_TOKEN_SECRET`) come
+from the environment, else from `var/secrets.env`, generated there on the first start
+(`warroom.platform.secretfile`).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from rich.console import Console
 from rich.table import Table
 
 from warroom.platform.health import grpc_health, port_free, port_open
+from warroom.platform.secretfile import FILE_NAME, ensure_secrets
 
 EXIT_PORT_TAKEN = 2
 EXIT_START_FAILED = 3
@@ -308,6 +312,12 @@ class Supervisor:
             env[metrics_var] = str(cfg.metrics_ports[name])
         env["PYTHONUNBUFFERED"] = "1"
         env.pop("WARROOM_DETACH", None)
+        keys, generated = ensure_secrets(cfg.var, env)
+        env.update(keys)
+        if generated:
+            console.print(
+                f"  secrets   generated {', '.join(generated)} into {cfg.var / FILE_NAME}"
+            )
         path = env.get("PYTHONPATH", "")
         env["PYTHONPATH"] = f"{cfg.root}{os.pathsep}{path}" if path else str(cfg.root)
         self.env = env
