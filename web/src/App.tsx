@@ -1,0 +1,67 @@
+// The app shell: header with navigation and the player's name, and the routed page.
+import { useStore } from "./lib/store";
+import { route, go } from "./lib/router";
+import { session, setSession } from "./lib/session";
+import { Login } from "./pages/Login";
+import { Lobby } from "./pages/Lobby";
+import { MyGames } from "./pages/MyGames";
+import { Watch } from "./pages/Watch";
+import { Leaderboard } from "./pages/Leaderboard";
+import { GamePage } from "./pages/Game";
+import { ReplayPage } from "./pages/Replay";
+import { JoinPage } from "./pages/Join";
+
+const NAV = [
+  ["lobby", "Lobby"],
+  ["games", "My games"],
+  ["watch", "Watch"],
+  ["leaderboard", "Leaderboard"],
+] as const;
+
+export function App() {
+  const r = useStore(route);
+  const s = useStore(session);
+  const [page, id] = r.path;
+  const spectating = page === "spectate";
+  let body;
+  if (!s && !spectating) body = <Login />;
+  else if (page === "game" && id) body = <GamePage gameId={id} spectate={false} token={null} />;
+  else if (spectating && id) body = <GamePage gameId={id} spectate token={r.query.get("token")} />;
+  else if (page === "replay" && id) body = <ReplayPage gameId={id} token={r.query.get("token")} />;
+  else if (page === "join" && id) body = <JoinPage tableId={id} code={r.query.get("code") ?? ""} />;
+  else if (page === "games") body = <MyGames />;
+  else if (page === "watch") body = <Watch />;
+  else if (page === "leaderboard") body = <Leaderboard />;
+  else body = <Lobby />;
+  return (
+    <>
+      <a class="skip" href="#main-content" onClick={(e) => { e.preventDefault(); document.querySelector<HTMLElement>("main")?.focus(); }}>
+        Skip to content
+      </a>
+      <header class="topbar">
+        <a class="brand" href="#/lobby">
+          ★ Warroom
+        </a>
+        {s && (
+          <nav class="mainnav" aria-label="Main">
+            {NAV.map(([p, label]) => (
+              <a href={`#/${p}`} class={page === p || (!page && p === "lobby") ? "active" : ""} aria-current={page === p ? "page" : undefined} data-testid={`nav-${p}`}>
+                {label}
+              </a>
+            ))}
+          </nav>
+        )}
+        {s && (
+          <span class="user">
+            <span data-testid="user-name">{s.displayName}</span>
+            {s.guest && <span class="badge">guest</span>}
+            <button class="small" onClick={() => { setSession(null); go("/"); }} data-testid="logout">
+              Log out
+            </button>
+          </span>
+        )}
+      </header>
+      <div id="main-content">{body}</div>
+    </>
+  );
+}

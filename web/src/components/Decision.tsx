@@ -1,0 +1,92 @@
+// The pending decision: prompt, every option as a keyboard-operable button, undo, and
+// "waiting for X" while other seats act.
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { SeatView } from "../gen/warroom/v1/game_pb";
+import type { Option } from "../gen/warroom/v1/common_pb";
+import { isUndo } from "../lib/targets";
+import { seatName } from "./Seats";
+
+interface Props {
+  view: SeatView;
+  /** Options narrowed by a click on the board (empty: none). */
+  focus: { label: string; options: Option[] } | null;
+  onClearFocus: () => void;
+  onChoose: (o: Option) => Promise<string>;
+  targetOf: (o: Option) => string | undefined;
+  spaceName: (id: string) => string;
+  onHover: (spaceId: string) => void;
+}
+
+export function Decision(props: Props) {
+  const d = props.view.decision;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const listRef = useRef<HTMLDivElement>(null);
+  useEffect(() => setError(""), [d?.decisionId, props.view.version]);
+  useEffect(() => {
+    if (props.focus) (listRef.current?.querySelector("button.option") as HTMLButtonElement | null)?.focus();
+  }, [props.focus]);
+  if (props.view.result) return null;
+  if (!d || !d.decisionId) return <section class="decision card" data-testid="decision"><p class="muted">Nothing to decide.</p></section>;
+  const options = d.options;
+  const me = props.view.seat;
+  const mine = options.length > 0;
+  const others = d.seats.filter((s) => s !== me);
+  const waiting = others.map((s) => seatName(props.view, s)).join(", ");
+  if (!mine) {
+    return (
+      <section class="decision card waiting" aria-live="polite" data-testid="decision">
+        <p data-testid="waiting-for">
+          <span class="spinner" aria-hidden="true" /> Waiting for <strong>{waiting || "the other players"}</strong>
+          {me >= 0 && d.seats.includes(me) ? "" : ""}
+        </p>
+        <p class="muted">{d.prompt}</p>
+      </section>
+    );
+  }
+  const undo = options.find(isUndo);
+  const regular = options.filter((o) => !isUndo(o));
+  const shown = props.focus ? props.focus.options.filter((o) => !isUndo(o)) : regular;
+  async function choose(o: Option) {
+    setBusy(true);
+    setError("");
+    const err = await props.onChoose(o);
+    setBusy(false);
+    if (err) setError(err);
+  }
+  return (
+    <section class="decision card mine" aria-labelledby="decision-prompt" data-testid="decision" data-decision-id={d.decisionId}>
+      <h2 id="decision-prompt" class="your-turn" data-testid="decision-prompt">
+        <span class="badge turn">Your turn</span> {d.prompt}
+      </h2>
+      {others.length > 0 && <p class="muted small">Also deciding: {waiting}</p>}
+      {props.focus && (
+        <p class="focus-note">
+          Options for <strong>{props.focus.label}</strong>{" "}
+          <button class="small" onClick={props.onClearFocus} data-testid="options-show-all">
+            show all {regular.length}
+          </button>
+        </p>
+      )}
+      <div class="options" ref={listRef} role="list" data-testid="options">
+        {shown.map((o) => {
+          const t = props.targetOf(o);
+          return (
+            <div role="listitem">
+              <button class="option" disabled={busy} onClick={() => choose(o)} data-testid="option" data-option-id={o.id} data-target={t} onMouseEnter={() => t && props.onHover(t)} onFocus={() => t && props.onHover(t)} onMouseLeave={() => props.onHover("")} onBlur={() => props.onHover("")}>
+                {o.label || o.id}
+                {t && !t.startsWith("region:") && !o.label.toLowerCase().includes(props.spaceName(t).toLowerCase()) && <span class="muted"> · {props.spaceName(t)}</span>}
+              </button>
+            </div>
+          );
+        })}
+      </div>
+      {undo && (
+        <button class="undo" disabled={busy} onClick={() => choose(undo)} data-testid="undo" data-option-id={undo.id}>
+          ↶ {undo.label || "Undo"}
+        </button>
+      )}
+      {error && <p class="error" role="alert" data-testid="decision-error">{error}</p>}
+    </section>
+  );
+}

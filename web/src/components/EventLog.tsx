@@ -1,0 +1,24 @@
+// The game log: every event as it streams in, with its version; newest at the bottom.
+import { useEffect, useRef } from "preact/hooks";
+import type { GameEvent } from "../gen/warroom/v1/common_pb";
+
+export function EventLog(props: { events: GameEvent[] }) {
+  const ref = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [props.events.length]);
+  return (
+    <section class="log card" aria-label="Game log">
+      <h2>Log</h2>
+      <ol ref={ref} class="events" aria-live="polite" aria-relevant="additions" data-testid="event-log">
+        {props.events.map((e) => (
+          <li class={`event kind-${e.kind}${e.public ? "" : " private"}`} data-testid="event" data-version={String(e.version)}>
+            <span class="ev-version">{String(e.version)}</span> {e.text}
+            {!e.public && <span class="muted small"> (only you)</span>}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+// The leaderboard of each title.
+import { useState } from "preact/hooks";
+import { lobby } from "../lib/api";
+import { useAsync } from "../lib/hooks";
+import { TITLES } from "../lib/titles";
+import { session } from "../lib/session";
+
+export function Leaderboard() {
+  const [rulesId, setRulesId] = useState("ncw");
+  const list = useAsync(() => lobby.getLeaderboard({ rulesId, page: { pageSize: 50 } }), [rulesId]);
+  const me = session.value?.playerId;
+  return (
+    <main class="page" data-testid="leaderboard-page">
+      <h1>Leaderboard</h1>
+      <nav class="title-tabs" aria-label="Game">
+        {TITLES.map((t) => (
+          <button class={t.rulesId === rulesId ? "tab active" : "tab"} aria-pressed={t.rulesId === rulesId} onClick={() => setRulesId(t.rulesId)} data-testid={`leaderboard-${t.rulesId}`}>
+            {t.name}
+          </button>
+        ))}
+      </nav>
+      {list.error && <p class="error" role="alert">{list.error}</p>}
+      <section class="card">
+        <table class="leaderboard" data-testid="leaderboard">
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Player</th>
+              <th scope="col">Rating</th>
+              <th scope="col">Games</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(list.data?.entries ?? []).map((e) => (
+              <tr class={e.player?.playerId === me ? "me" : ""} data-testid="leaderboard-row">
+                <td>{e.rank}</td>
+                <td>
+                  {e.player?.displayName}
+                  {e.player?.bot && <span class="badge">bot</span>}
+                </td>
+                <td title={e.rating ? `μ ${e.rating.mu.toFixed(1)}, σ ${e.rating.sigma.toFixed(1)}` : undefined}>{e.rating?.ordinal.toFixed(1)}</td>
+                <td>{e.rating?.games}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {!list.loading && !(list.data?.entries.length) && <p class="muted">No rated game yet.</p>}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,165 @@
+// Replay viewer of a finished game: GetReplay for the option log and result, and the
+// per-version views streamed by WatchGame (as the seat the viewer holds, or as a
+// spectator), stepped forward and back or jumped to any version.
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { lobby, games, errorText } from "../lib/api";
+import { loadCatalog, type GameCatalog } from "../lib/catalog";
+import { seatFor, session } from "../lib/session";
+import type { GetReplayResponse, SeatView } from "../gen/warroom/v1/game_pb";
+import type { GameEvent } from "../gen/warroom/v1/common_pb";
+import { titleOf } from "../lib/titles";
+import { GameView } from "./GameView";
+
+interface Frame {
+  version: number;
+  view: SeatView;
+  events: GameEvent[];
+}
+
+interface Pass {
+  label: string;
+  token: string;
+}
+
+async function passesFor(gameId: string): Promise<Pass[]> {
+  const out: Pass[] = [];
+  const mine = seatFor(gameId);
+  if (mine && mine.seat >= 0 && (!mine.playerId || mine.playerId === session.value?.playerId)) out.push({ label: `your seat (${mine.side})`, token: mine.token });
+  if (!mine && session.value) {
+    try {
+      const a = (await lobby.getSeatAccess({ gameId })).assignment;
+      if (a) out.push({ label: `your seat (${a.side})`, token: a.seatToken });
+    } catch {
+      /* not seated */
+    }
+  }
+  try {
+    const g = (await lobby.getSpectatorAccess({ gameId })).game;
+    if (g?.spectatorToken) out.push({ label: "public view (spectator)", token: g.spectatorToken });
+  } catch {
+    /* not watchable */
+  }
+  return out;
+}
+
+export function ReplayPage(props: { gameId: string; token: string | null }) {
+  const [passes, setPasses] = useState<Pass[]>([]);
+  const [passIdx, setPassIdx] = useState(0);
+  const [replay, setReplay] = useState<GetReplayResponse | null>(null);
+  const [frames, setFrames] = useState<Frame[]>([]);
+  const [done, setDone] = useState(false);
+  const [at, setAt] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [error, setError] = useState("");
+  const [cat, setCat] = useState<GameCatalog | null>(null);
+
+  useEffect(() => {
+    (async () => {
+      const ps = props.token ? [{ label: "given token", token: props.token }] : await passesFor(props.gameId);
+      if (!ps.length) throw new Error("no seat or spectator access to this game");
+      setPasses(ps);
+    })().catch((e) => setError(errorText(e)));
+  }, [props.gameId, props.token]);
+
+  const pass = passes[passIdx];
+  useEffect(() => {
+    if (!pass) return;
+    const ctl = new AbortController();
+    setFrames([]);
+    setDone(false);
+    setError("");
+    (async () => {
+      const r = await games.getReplay({ gameId: props.gameId, token: pass.token }, { signal: ctl.signal });
+      setReplay(r);
+      loadCatalog(r.rulesId || titleOf(r.game).rulesId).then(setCat, (e) => setError(errorText(e)));
+      const got: Frame[] = [];
+      let last = 0;
+      // Every version after the first, each with its view and events; then the final view.
+      for await (const u of games.watchGame({ gameId: props.gameId, token: pass.token, fromVersion: 1n }, { signal: ctl.signal })) {
+        if (!u.view || Number(u.version) <= last) continue;
+        last = Number(u.version);
+        got.push({ version: last, view: u.view, events: u.events });
+        if (got.length % 50 === 0) setFrames([...got]);
+      }
+      if (!got.length) {
+        const v = (await games.getView({ gameId: props.gameId, token: pass.token })).view;
+        if (v) got.push({ version: Number(v.version), view: v, events: v.events });
+      }
+      setFrames([...got]);
+      setAt((cur) => (cur === 0 ? got.length - 1 : cur));
+      setDone(true);
+    })().catch((e) => {
+      if (!ctl.signal.aborted) setError(errorText(e));
+    });
+    return () => ctl.abort();
+  }, [pass?.token]);
+
+  useEffect(() => {
+    if (!playing) return;
+    const t = setInterval(() => setAt((a) => (a + 1 < frames.length ? a + 1 : (setPlaying(false), a))), 600);
+    return () => clearInterval(t);
+  }, [playing, frames.length]);
+
+  const frame = frames[Math.min(at, frames.length - 1)];
+  const events = useMemo(() => frames.slice(0, at + 1).flatMap((f) => f.events), [frames, at]);
+  const onKey = (e: KeyboardEvent) => {
+    if ((e.target as HTMLElement).tagName === "INPUT") return;
+    if (e.key === "ArrowRight") setAt((a) => Math.min(frames.length - 1, a + 1));
+    if (e.key === "ArrowLeft") setAt((a) => Math.max(0, a - 1));
+  };
+  useEffect(() => {
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, [frames.length]);
+
+  if (error) return <main class="page"><p class="error" role="alert" data-testid="replay-error">{error}</p></main>;
+  if (!frame || !cat || !replay) return <main class="page" data-testid="replay-loading"><p class="muted">Loading the replay… {frames.length ? `${frames.length} versions` : ""}</p></main>;
+  const last = frames.length - 1;
+  const action = replay.actions.find((a) => Number(a.version) === frame.version);
+  const header = (
+    <>
+      <h1 class="game-title">
+        Replay: {titleOf(replay.rulesId || replay.game).name} <span class="muted">{replay.variant}</span>
+      </h1>
+      <div class="replay-controls" data-testid="replay-controls" role="group" aria-label="Replay controls">
+        <button class="small" onClick={() => setAt(0)} disabled={at === 0} aria-label="First version" data-testid="replay-first">⏮</button>
+        <button class="small" onClick={() => setAt(Math.max(0, at - 1))} disabled={at === 0} aria-label="Step back" data-testid="replay-back">◀</button>
+        <button class="small" onClick={() => setPlaying(!playing)} aria-pressed={playing} data-testid="replay-play">{playing ? "Pause" : "Play"}</button>
+        <button class="small" onClick={() => setAt(Math.min(last, at + 1))} disabled={at >= last} aria-label="Step forward" data-testid="replay-forward">▶</button>
+        <button class="small" onClick={() => setAt(last)} disabled={at >= last} aria-label="Last version" data-testid="replay-last">⏭</button>
+        <input type="range" min={0} max={last} value={at} aria-label="Version" onInput={(e) => setAt(Number((e.target as HTMLInputElement).value))} data-testid="replay-slider" />
+        <label class="inline">
+          version
+          <input
+            type="number"
+            class="narrow"
+            min={frames[0].version}
+            max={frames[last].version}
+            value={frame.version}
+            data-testid="replay-version"
+            onChange={(e) => {
+              const v = Number((e.target as HTMLInputElement).value);
+              const i = frames.findIndex((f) => f.version >= v);
+              setAt(i < 0 ? last : i);
+            }}
+          />
+          / {frames[last].version}
+          {!done && " (loading…)"}
+        </label>
+        {passes.length > 1 && (
+          <select aria-label="See the view of" value={passIdx} onChange={(e) => setPassIdx(Number((e.target as HTMLSelectElement).value))} data-testid="replay-viewer">
+            {passes.map((p, i) => (
+              <option value={i}>{p.label}</option>
+            ))}
+          </select>
+        )}
+      </div>
+      {action && (
+        <span class="muted small" data-testid="replay-action">
+          v{String(action.version)}: {replay.seats.find((s) => s.index === action.seat)?.side ?? `seat ${action.seat}`} chose {action.optionId}
+        </span>
+      )}
+    </>
+  );
+  return <GameView view={frame.view} events={events} cat={cat} header={header} mode="replay" />;
+}
