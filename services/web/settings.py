@@ -37,6 +37,10 @@ class WebSettings(Settings):
     # Open streams are cut after this long at shutdown (seconds).
     web_shutdown_grace_seconds: float = 5.0
 
+    def check_secrets(self) -> None:
+        """Nothing to check: the gateway holds no key (it signs and verifies nothing; the
+        tokens it forwards are checked by the services behind it)."""
+
     def upstream(self, service: str) -> str | None:
         """The host:port a service (full name, e.g. "warroom.v1.GameService") goes to."""
         if service in self.web_upstreams:

