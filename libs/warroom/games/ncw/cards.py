@@ -720,12 +720,14 @@ def load_objectives(path: Path = OBJECTIVES_FILE, ids: MapIds | None = None) -> 
     return objectives
 
 
+PYTHON_EFFECT_NAMES = frozenset({"kyoto_us_penalty"})
+"""The Python effects a card may name; `effects.PYTHON_EFFECTS` implements each one."""
+
+
 @cache
 def cards_by_number() -> Mapping[int, Card]:
     """The shipped cards by number (loaded and validated once)."""
-    from warroom.games.ncw.effects import PYTHON_EFFECTS
-
-    return {card.number: card for card in load_cards(python_effects=PYTHON_EFFECTS)}
+    return {card.number: card for card in load_cards(python_effects=PYTHON_EFFECT_NAMES)}
 
 
 @cache

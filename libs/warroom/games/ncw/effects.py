@@ -17,8 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from warroom.engine.errors import ContentError
 from warroom.games.ncw import ops as board
 from warroom.games.ncw.cards import (
+    PYTHON_EFFECT_NAMES,
     Access,
     CancelPermanent,
     Card,
@@ -49,6 +51,8 @@ from warroom.games.ncw.cards import (
     cards_by_number,
 )
 from warroom.games.ncw.content import REGION_IDS, tables
+from warroom.games.ncw.ops import permanent_active as permanent_active
+from warroom.games.ncw.ops import tracks_frozen as tracks_frozen
 from warroom.games.ncw.state import (
     ALLY_OF,
     BLOC_OF,
@@ -193,17 +197,6 @@ def war_happens(state: NcwState, card: int) -> bool:
     owner = POWERS.index(spec.power)
     index = tables().country_index
     return any(state.control[index[name]] != owner for name in spec.war_targets)
-
-
-def permanent_active(state: NcwState, perm_id: str) -> bool:
-    """Whether permanent event `perm_id` is in force (placed and not lapsed or cancelled)."""
-    until = state.flags.get(_flag(perm_id), 0)
-    return until > 0 and state.turn <= until
-
-
-def tracks_frozen(state: NcwState, power: int) -> bool:
-    """18-Chinese Dissent: China may not advance on the prestige and media tracks now."""
-    return power == CHINA and permanent_active(state, "chinese_dissent")
 
 
 def fake_news(state: NcwState) -> tuple[str, int] | None:
@@ -682,8 +675,7 @@ def _python(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -> N
 # ---------------------------------------------------------------- permanent events (Annex III)
 
 
-def _flag(perm_id: str) -> str:
-    return f"perm:{perm_id}"
+_flag = board.permanent_flag
 
 
 def _opponents_mask(p: int) -> int:
@@ -765,6 +757,14 @@ def _kyoto_us_penalty(state: NcwState, ctx: Ctx) -> None:
 PYTHON_EFFECTS: dict[str, Callable[[NcwState, Ctx], None]] = {
     "kyoto_us_penalty": _kyoto_us_penalty,
 }
+if set(PYTHON_EFFECTS) != PYTHON_EFFECT_NAMES:
+    raise ContentError(
+        "warroom/games/ncw/effects.py",
+        "PYTHON_EFFECTS",
+        None,
+        f"implements {sorted(PYTHON_EFFECTS)}, but cards may name {sorted(PYTHON_EFFECT_NAMES)}"
+        " (cards.PYTHON_EFFECT_NAMES)",
+    )
 
 _HANDLERS: dict[type, Handler] = {
     Prestige: _prestige,

@@ -18,7 +18,7 @@ from warroom.engine import rng
 from warroom.engine.content import read_yaml
 from warroom.engine.model import Event, Option
 from warroom.games.ncw import ops as O
-from warroom.games.ncw.bots import hooks as H
+from warroom.games.ncw import seam
 from warroom.games.ncw.content import CONTENT_DIR, CardStats, power_index, tables
 from warroom.games.ncw.state import (
     ALLY_OF,
@@ -350,10 +350,10 @@ def _phase_deploy(s: NcwState, ctx: Ctx) -> None:
         s.phase, s.step, s.idx = "turn_start", 0, 0
         return
     p = power_index(order[s.idx])
-    if H.is_bot(s, p):
+    if seam.is_bot(s, p):
         s.idx += 1
         return
-    custom = H.deploy_options(s, p)
+    custom = seam.hooks.deploy_options(s, p)
     options = custom if custom is not None else tables().setup.deployments[POWERS[p]]
     if len(options) == 1:
         deploy(s, p, next(iter(options)), ctx)
@@ -365,7 +365,7 @@ def _phase_deploy(s: NcwState, ctx: Ctx) -> None:
 def deploy(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
     """Place p's initial control markers for deployment option A or B (3.5)."""
     index = tables().country_index
-    custom = H.deploy_options(s, p)
+    custom = seam.hooks.deploy_options(s, p)
     if custom:
         for c in custom[option]:
             s.control[c] = p
@@ -386,7 +386,7 @@ def _phase_turn_start(s: NcwState, ctx: Ctx) -> None:
             for rid in regions:
                 O.grant_access(s, power_index(name), tables().region_index[rid])
     for p in range(4):
-        for _ in range(H.hand_size(s, p)):
+        for _ in range(seam.hooks.hand_size(s, p)):
             n = draw(s)
             if n >= 0:
                 s.hands[p].append(n)
@@ -398,7 +398,7 @@ def _phase_turn_start(s: NcwState, ctx: Ctx) -> None:
                 s.objective_decks[p] = deck[:-1]
                 s.objectives[p] = sorted([*s.objectives[p], deck[-1]])
     s.coups_left = [setup.coups_per_turn] * 4
-    for line in H.on_turn_start(s):
+    for line in seam.hooks.on_turn_start(s):
         ctx.log(line)
     ctx.irreversible = True
     ctx.log(f"Turn {s.turn} begins")
@@ -411,10 +411,10 @@ def _exchangeable(s: NcwState, p: int) -> list[int]:
 
 def _push_gift(s: NcwState, stage: str) -> bool:
     key = f"gift_{stage}"
-    if s.flags.get(key, 0) == s.turn or not H.gift_due(s, stage):
+    if s.flags.get(key, 0) == s.turn or not seam.hooks.gift_due(s, stage):
         return False
     s.flags[key] = s.turn
-    mask = sum(1 << p for p in H.gift_givers(s) if H.gift_options(s, p))
+    mask = sum(1 << p for p in seam.hooks.gift_givers(s) if seam.hooks.gift_options(s, p))
     if mask:
         s.push(Frame("gift", mask=mask))
     return bool(mask)
@@ -465,7 +465,7 @@ def _phase_leftover_exchange(s: NcwState, ctx: Ctx) -> None:
     if (
         s.step == 0
         and s.turn in tables().setup.leftover_exchange_turns
-        and H.leftover_exchange_allowed(s)
+        and seam.hooks.leftover_exchange_allowed(s)
         and s.leftover
     ):
         s.step = 1
@@ -492,8 +492,8 @@ def _phase_place(s: NcwState, ctx: Ctx) -> None:
             s.push(Frame("place", mask=mask))
             return
     for p in range(4):
-        if H.is_bot(s, p) and s.plays[p] is None:
-            s.plays[p] = H.bot_place(s, p)
+        if seam.is_bot(s, p) and s.plays[p] is None:
+            s.plays[p] = seam.hooks.bot_place(s, p)
     s.revealed = True
     ctx.irreversible = True
     for p in range(4):
@@ -711,7 +711,7 @@ def _phase_turn_end(s: NcwState, ctx: Ctx) -> None:
             s.leftover_split = len(s.leftover)
         for p in range(4):
             for n in s.hands[p]:
-                if s.turn < setup.turns and not H.leftover_goes_to_discard(s, p):
+                if s.turn < setup.turns and not seam.hooks.leftover_goes_to_discard(s, p):
                     s.leftover.append(n)
                 else:
                     s.discard.append(n)
@@ -847,11 +847,13 @@ def media_benefit_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
 def end_of_turn(s: NcwState, ctx: Ctx) -> None:
     """Victory checks (5.1, 5.2), then the clean-up before the next turn."""
     setup = tables().setup
-    need = H.objectives_needed(s)
+    need = seam.hooks.objectives_needed(s)
     achievers: list[int] = []
     if s.turn in setup.automatic_victory_turns:
         achievers = [p for p in range(4) if len(s.declared[p]) >= need]
-    bots = [p for p in H.bot_victors(s) if p not in achievers] if s.turn < setup.turns else []
+    bots = (
+        [p for p in seam.hooks.bot_victors(s) if p not in achievers] if s.turn < setup.turns else []
+    )
     if achievers or bots:
         reason = (
             "automatic victory by objectives" if achievers else "automatic victory of a bot (6.1)"
@@ -988,11 +990,11 @@ def frame_options(s: NcwState, f: Frame) -> dict[int, list[tuple[str, str]]]:
             if f.mask >> p & 1
         }
     if kind == "deploy":
-        custom = H.deploy_options(s, f.seat)
+        custom = seam.hooks.deploy_options(s, f.seat)
         letters = custom if custom is not None else tables().setup.deployments[POWERS[f.seat]]
         return {f.seat: [(k, f"Deployment option {k}") for k in letters]}
     if kind == "gift":
-        return {p: H.gift_options(s, p) for p in range(4) if f.mask >> p & 1}
+        return {p: seam.hooks.gift_options(s, p) for p in range(4) if f.mask >> p & 1}
     if kind == "exchange":
         return {
             p: [(f"give:{n}", f"Give {card(n).name} to your ally") for n in _exchangeable(s, p)]
@@ -1087,7 +1089,7 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
         s.objectives_out.append(n)
         _clear_bit(s, f, p)
     elif kind == "gift":
-        H.apply_gift(s, p, option)
+        seam.hooks.apply_gift(s, p, option)
         _clear_bit(s, f, p)
     elif kind == "deploy":
         s.stack.pop()
@@ -1129,7 +1131,7 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
             n = int(option.partition(":")[2])
             s.objectives[p] = [x for x in s.objectives[p] if x != n]
             s.declared[p] = [*s.declared[p], n]
-            if H.objectives_award_vp(s):
+            if seam.hooks.objectives_award_vp(s):
                 s.vp[p] += tables().objectives[n].vp
             ctx.irreversible = True
             ctx.log(f"{POWERS[p]} declares objective {n}", "objective")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from warroom.engine.model import Option
-from warroom.games.ncw.bots import hooks as H
+from warroom.games.ncw import seam
 from warroom.games.ncw.content import Tables, tables
 from warroom.games.ncw.state import (
     ALLY_OF,
@@ -390,7 +390,7 @@ def score_regions(s: NcwState) -> None:
             s.vp[p] += vps[p]
         owner = region_controller(s, r)
         if owner >= 0:
-            s.vp[owner] += H.region_reward(s, owner, r, t.region_reward[r][owner])
+            s.vp[owner] += seam.hooks.region_reward(s, owner, r, t.region_reward[r][owner])
 
 
 def subregion_owner(s: NcwState, i: int) -> int:
@@ -756,11 +756,20 @@ _RESERVE = ("reserve", "OP reserve (1 OP)")
 _DONE = ("done", "Done spending OPs")
 
 
-def tracks_frozen(s: NcwState, p: int) -> bool:
-    """18-Chinese Dissent: p may not advance on the prestige or media tracks by OPs now."""
-    from warroom.games.ncw import effects
+def permanent_flag(perm_id: str) -> str:
+    """The state flag holding the last turn a permanent event is in force."""
+    return f"perm:{perm_id}"
 
-    return bool(effects.tracks_frozen(s, p))
+
+def permanent_active(s: NcwState, perm_id: str) -> bool:
+    """Whether permanent event `perm_id` is in force (placed and not lapsed or cancelled)."""
+    until = s.flags.get(permanent_flag(perm_id), 0)
+    return until > 0 and s.turn <= until
+
+
+def tracks_frozen(s: NcwState, p: int) -> bool:
+    """18-Chinese Dissent: China may not advance on the prestige and media tracks now."""
+    return p == CHINA and permanent_active(s, "chinese_dissent")
 
 
 _TRACKS = (_PRESTIGE, _MEDIA, _MEDIA_RESERVE, _RESERVE)

@@ -1,7 +1,9 @@
 """Variant hooks the core's setup and turn flow calls (rulebook 6.2-6.3, 6.8-6.10).
 
-Each hook works on the working copy of the state it is given. In the 4-player game every
-hook is a no-op or returns the base-game value, so the core may call them unconditionally.
+This module implements the rules' `seam.VariantHooks`; the bots package installs it into
+the seam when imported, so the core reaches the variants without importing them. Each hook
+works on the working copy of the state it is given. In the 4-player game every hook is a
+no-op or returns the base-game value, so the core may call them unconditionally.
 """
 
 from __future__ import annotations
@@ -9,16 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from warroom.games.ncw import content
+from warroom.games.ncw import ops as O
 from warroom.games.ncw.bots import variants as V
 from warroom.games.ncw.bots.data import POWERS, tables
+from warroom.games.ncw.seam import is_bot
 from warroom.games.ncw.state import EVENT, NcwState, Play
 
 MB_LEVEL_OF_POSITION = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3}
-
-
-def is_bot(s: NcwState, p: int) -> bool:
-    """Whether the rules automate power p."""
-    return bool(s.bots >> p & 1)
 
 
 def on_setup(s: NcwState, options: Mapping[str, str]) -> None:
@@ -136,8 +135,6 @@ def on_turn_start(s: NcwState) -> list[str]:
     """The bots' special benefits (6.2.2), in the order of play; returns log lines."""
     if not s.bots:
         return []
-    from warroom.games.ncw import ops as O
-
     benefits = V.special_benefits(s.turn, V.difficulty(s))
     lines: list[str] = []
     for p in O.precedence(s):
