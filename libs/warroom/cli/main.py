@@ -34,8 +34,15 @@ from rich.table import Table
 from rich.text import Text
 
 from warroom.cli.render import event_text, render_view, result_text
-from warroom.sdk import Client, GameSession, WarroomError, game_kind_of, game_name_of
-from warroom.v1 import common_pb2, game_pb2, lobby_pb2
+from warroom.sdk import (
+    CatalogClient,
+    Client,
+    GameSession,
+    WarroomError,
+    game_kind_of,
+    game_name_of,
+)
+from warroom.v1 import catalog_pb2, common_pb2, game_pb2, lobby_pb2
 
 T = TypeVar("T")
 
@@ -452,7 +459,30 @@ def _choose_auto(view: game_pb2.SeatView, how: str) -> int:
     return random.choice(undo_free)
 
 
-async def _prompt(view: game_pb2.SeatView) -> int:
+async def view_catalog(
+    catalogs: CatalogClient, view: game_pb2.SeatView
+) -> catalog_pb2.Catalog | None:
+    """The catalogue of a view's game (cached on disk), or None when the lobby has none."""
+    try:
+        return await catalogs.for_view(view)
+    except WarroomError as error:
+        err.print(f"[yellow]no game catalogue ({error.code.name}): showing ids[/]")
+        return None
+
+
+def needs_catalog(catalog: catalog_pb2.Catalog | None, view: game_pb2.SeatView) -> bool:
+    """Whether the view names a content version other than the catalogue's."""
+    return bool(view.content_version) and (
+        catalog is None or catalog.content_version != view.content_version
+    )
+
+
+def catalog_client(client: Client) -> CatalogClient:
+    """The CLI's catalogue client: cached in the CLI home, refreshed when a version changes."""
+    return CatalogClient.for_client(client, cache_dir=_home() / "catalog")
+
+
+async def _prompt(view: game_pb2.SeatView, catalog: catalog_pb2.Catalog | None = None) -> int:
     count = len(view.decision.options)
     while True:
         answer = await asyncio.to_thread(input, f"Choose 1-{count} (r: redraw, q: quit) > ")
@@ -460,7 +490,7 @@ async def _prompt(view: game_pb2.SeatView) -> int:
         if answer in ("q", "quit", "exit"):
             raise KeyboardInterrupt
         if answer in ("r", ""):
-            render_view(view, console)
+            render_view(view, console, catalog=catalog)
             continue
         if answer.isdigit() and 1 <= int(answer) <= count:
             return int(answer) - 1
@@ -477,6 +507,9 @@ async def play_game(
     """Play one seat to the end: render, prompt (or auto-choose), submit, stream others' moves."""
     answered_from = -1
     last: game_pb2.SeatView | None = None
+    catalogs = catalog_client(client)
+    catalog: catalog_pb2.Catalog | None = None
+    fetched = False
 
     def reconnected(error: WarroomError) -> None:
         err.print(f"[yellow]connection lost ({error.code.name}); reconnecting ...[/]")
@@ -490,17 +523,19 @@ async def play_game(
             for event in update.events:
                 console.print(event_text(event, view.seats))
         last = view
+        if not quiet and (not fetched or needs_catalog(catalog, view)):
+            catalog, fetched = await view_catalog(catalogs, view), True
         if view.HasField("result"):
             if not quiet:
-                render_view(view, console, with_decision=False)
+                render_view(view, console, with_decision=False, catalog=catalog)
             break
         if first and not quiet:
-            render_view(view, console)
+            render_view(view, console, catalog=catalog)
             first = False
         while view.decision.options and view.version > answered_from:
             if not quiet and auto is None:
-                render_view(view, console)
-            index = _choose_auto(view, auto) if auto else await _prompt(view)
+                render_view(view, console, catalog=catalog)
+            index = _choose_auto(view, auto) if auto else await _prompt(view, catalog)
             option = view.decision.options[index]
             try:
                 response = await session.submit(
@@ -617,7 +652,8 @@ def watch(
             first = True
             async for update in session.watch(0):
                 if first:
-                    render_view(update.view, console, with_decision=False)
+                    catalog = await view_catalog(catalog_client(client), update.view)
+                    render_view(update.view, console, with_decision=False, catalog=catalog)
                     first = False
                 for event in update.events:
                     console.print(event_text(event, update.view.seats))

@@ -2,34 +2,23 @@
 
 The view (`warroom.games.ncw.v1.View`, as plain data) names countries and cards by id;
 the static board (country names, regions, stability, card and objective texts) comes from
-the game's content files when the `warroom.games.ncw` package is importable, else ids are
-shown as they are.
+the game catalogue (CatalogService, `warroom.cli.cards`); without one, ids are shown as
+they are.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from warroom.cli.cards import Catalog, card_line, hand_table, objective_line
+
 POWERS = ("US", "EU", "China", "Russia")
 TOKENS = {0: "", 1: "blue", 2: "red"}
-
-
-@cache
-def _board() -> Any:
-    try:
-        from warroom.games.ncw.content import tables
-    except ImportError:
-        return None
-    try:
-        return tables()
-    except Exception:  # content files missing or invalid: fall back to ids
-        return None
 
 
 def _power(index: int) -> str:
@@ -81,9 +70,9 @@ def tracks(view: Mapping[str, Any]) -> Table:
     return table
 
 
-def regions(view: Mapping[str, Any]) -> Table:
+def regions(view: Mapping[str, Any], catalog: Catalog | None = None) -> Table:
     """Every country grouped by region: control, stability, token, VP modifier."""
-    board = _board()
+    spaces = {s.id: s for s in catalog.map.spaces} if catalog is not None else {}
     table = Table(title="Regions", title_justify="left")
     for column in ("region", "country", "control", "stability blue/red", "token", "VP mod"):
         table.add_column(column)
@@ -92,13 +81,10 @@ def regions(view: Mapping[str, Any]) -> Table:
     for country in countries:
         cid = str(country.get("id", "?"))
         region, name, stability = "", cid, ""
-        if board is not None and cid in board.country_index:
-            index = board.country_index[cid]
-            record = board.countries[index]
-            region = str(record.region)
-            name = str(record.name)
-            blue, red = board.stability[index]
-            stability = f"{blue}/{red}"
+        record = spaces.get(cid)
+        if record is not None:
+            region, name = record.region, record.name
+            stability = f"{record.stability.get('blue', 0)}/{record.stability.get('red', 0)}"
         rows.append((region, name, country, stability))
     rows.sort(key=lambda r: (r[0], r[1]))
     previous = None
@@ -118,24 +104,6 @@ def regions(view: Mapping[str, Any]) -> Table:
     return table
 
 
-def _card(number: int) -> str:
-    board = _board()
-    if board is not None and number in board.cards:
-        card = board.cards[number]
-        ops = f"{card.ops_low}-{card.ops}" if card.ops_low != card.ops else str(card.ops)
-        owner = _power(card.power) if card.power >= 0 else "neutral"
-        return f"#{number} {card.name} ({owner}, {ops} OPs)"
-    return f"#{number}"
-
-
-def _objective(number: int) -> str:
-    board = _board()
-    if board is not None and number in board.objectives:
-        objective = board.objectives[number]
-        return f"#{number} ({objective.vp} VP) {objective.text}"
-    return f"#{number}"
-
-
 def _numbers(view: Mapping[str, Any], key: str) -> list[int]:
     values = view.get(key, [])
     return [int(v) for v in values] if isinstance(values, list) else []
@@ -152,7 +120,7 @@ def cards(title: str, numbers: Sequence[int], describe: Any) -> Table:
     return table
 
 
-def placements(view: Mapping[str, Any]) -> Table | None:
+def placements(view: Mapping[str, Any], catalog: Catalog | None = None) -> Table | None:
     """The negotiating center: who placed, and the cards the viewer may see."""
     items = [p for p in view.get("placements", []) if isinstance(p, dict)]
     if not items:
@@ -163,7 +131,7 @@ def placements(view: Mapping[str, Any]) -> Table | None:
     for placement in items:
         play = placement.get("play") or {}
         card = (
-            _card(_int(play, "card"))
+            card_line(catalog, _int(play, "card"))
             if placement.get("visible") and isinstance(play, dict) and play.get("card")
             else ("hidden" if placement.get("placed") else "")
         )
@@ -173,24 +141,28 @@ def placements(view: Mapping[str, Any]) -> Table | None:
     return table
 
 
-def render(view: Mapping[str, Any]) -> list[RenderableType]:
-    """Every section of a New Cold War view, in reading order."""
+def render(view: Mapping[str, Any], catalog: Catalog | None = None) -> list[RenderableType]:
+    """Every section of a New Cold War view, in reading order (names from `catalog`)."""
     summary = Text(
         f"Turn {_int(view, 'turn')} · round {_int(view, 'round')} · phase "
         f"{view.get('phase', '?')} · media track {_int(view, 'media')} · "
         f"deck {_int(view, 'deck_count')} · discard {len(_numbers(view, 'discard'))}",
         style="bold",
     )
-    parts: list[RenderableType] = [summary, tracks(view), regions(view)]
-    center = placements(view)
+    parts: list[RenderableType] = [summary, tracks(view), regions(view, catalog)]
+    center = placements(view, catalog)
     if center is not None:
         parts.append(center)
     if _int(view, "viewer") >= 0:
-        parts.append(cards("Your hand", _numbers(view, "hand"), _card))
-        parts.append(cards("Your secret objectives", _numbers(view, "objectives"), _objective))
+        parts.append(hand_table(catalog, _numbers(view, "hand")))
+
+        def objective(number: int) -> str:
+            return objective_line(catalog, number)
+
+        parts.append(cards("Your secret objectives", _numbers(view, "objectives"), objective))
         offer = _numbers(view, "objective_offer")
         if offer:
-            parts.append(cards("Objective offer", offer, _objective))
+            parts.append(cards("Objective offer", offer, objective))
     if view.get("over"):
         parts.append(Text(f"Game over: {view.get('reason', '')}", style="bold"))
     return parts

@@ -3,7 +3,9 @@
 A seat's typed game view (`SeatView.view`, a `google.protobuf.Any`) is unpacked with
 whatever game schemas are importable (`warroom.games.<game>.v1`), turned into plain
 data, and laid out: New Cold War gets regions (control, stability, tokens), tracks,
-hand, VPs and objectives; any other game a generic layout of its fields.
+hand, VPs and objectives; any other game a generic layout of its fields. With the game's
+catalogue (CatalogService, fetched by `warroom.sdk.CatalogClient`) the hand shows each
+card's name, owner, values and full text instead of bare ids.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from warroom.cli.cards import Catalog, hand_ids, hand_table
 from warroom.sdk.client import game_name_of
 from warroom.v1 import common_pb2, game_pb2
 
@@ -130,8 +133,10 @@ NCW_ORDER = (
 )
 
 
-def render_game_view(data: Mapping[str, Any]) -> list[RenderableType]:
-    """The game-specific part of a view, laid out section by section."""
+def render_game_view(
+    data: Mapping[str, Any], catalog: Catalog | None = None
+) -> list[RenderableType]:
+    """The game-specific part of a view, laid out section by section (names from `catalog`)."""
     if not data:
         return []
     if "_unknown_type" in data:
@@ -139,7 +144,7 @@ def render_game_view(data: Mapping[str, Any]) -> list[RenderableType]:
     if "countries" in data and "powers" in data and "viewer" in data:
         from warroom.cli import ncw
 
-        return ncw.render(data)
+        return ncw.render(data, catalog)
     keys = [k for k in NCW_ORDER if k in data] + [k for k in data if k not in NCW_ORDER]
     scalars = {k: data[k] for k in keys if not isinstance(data[k], list | dict)}
     parts: list[RenderableType] = []
@@ -155,6 +160,9 @@ def render_game_view(data: Mapping[str, Any]) -> list[RenderableType]:
             parts.append(_regions(key, value))
         else:
             parts.append(_section(key.replace("_", " ").title(), value))
+    hand = hand_ids(data)
+    if hand is not None and catalog is not None:
+        parts.append(hand_table(catalog, hand))
     return parts
 
 
@@ -226,8 +234,17 @@ def header(view: game_pb2.SeatView) -> Text:
     )
 
 
-def render_view(view: game_pb2.SeatView, console: Console, *, with_decision: bool = True) -> None:
-    """Print a seat's whole view: header, seats, the game's state, decision or result."""
+def render_view(
+    view: game_pb2.SeatView,
+    console: Console,
+    *,
+    with_decision: bool = True,
+    catalog: Catalog | None = None,
+) -> None:
+    """Print a seat's whole view: header, seats, the game's state, decision or result.
+
+    `catalog` (the game's, see `warroom.sdk.CatalogClient.for_view`) names the cards of the hand.
+    """
     console.print(header(view))
     seats = Table(show_header=True, title="Seats", title_justify="left")
     for column in ("#", "side", "team", "player"):
@@ -237,7 +254,7 @@ def render_view(view: game_pb2.SeatView, console: Console, *, with_decision: boo
         if seat.is_bot:
             who = f"{who} [bot {seat.bot.kind} {seat.bot.difficulty}]".strip()
         seats.add_row(str(seat.index), seat.side, seat.team, who)
-    parts: list[RenderableType] = [seats, *render_game_view(unpack_view(view.view))]
+    parts: list[RenderableType] = [seats, *render_game_view(unpack_view(view.view), catalog)]
     console.print(Group(*parts))
     if view.HasField("result"):
         console.print(result_text(view))

@@ -2,9 +2,11 @@
 
 Start with :class:`Client` (lobby calls: login, tables, tickets, ratings) and the
 :class:`GameSession` it hands out for an assignment (views, watch with auto-resume,
-submit with idempotency keys and retries).
+submit with idempotency keys and retries). :class:`CatalogClient` fetches and caches
+the game catalogue (card, space and objective names for the ids of a view).
 """
 
+from warroom.sdk.catalog import CatalogClient
 from warroom.sdk.client import (
     DEFAULT_BOTS,
     DEFAULT_GAME,
@@ -23,6 +25,7 @@ __all__ = [
     "DEFAULT_GAME",
     "DEFAULT_LOBBY",
     "BotsClient",
+    "CatalogClient",
     "Client",
     "GameSession",
     "RetryPolicy",

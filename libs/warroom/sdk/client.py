@@ -203,6 +203,10 @@ class Client:
             )
         return self._lobby_stub
 
+    def lobby_channel(self) -> aio.Channel:
+        """The lobby's channel (CatalogService is served on the lobby's port)."""
+        return self._channels.get(self.lobby_endpoint)
+
     async def __aenter__(self) -> Client:
         return self
 
