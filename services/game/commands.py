@@ -19,7 +19,7 @@ from services.game.core import Core
 from services.game.frames import Terminal, result_row, step_row, update_message
 from services.game.live import BOT, HUMAN, Frame, LiveGame, LogEntry, Logged
 from services.game.models import FINISHED
-from services.game.owed import Owed, Plan, apply_updates, start_decision, stop_clock
+from services.game.owed import Owed, Plan, apply_updates, open_turns, stop_clock
 from services.game.store import Append, Conflict, now
 from services.game.views import seat_view
 from services.game.writer import Held, Writer
@@ -142,7 +142,7 @@ class Commands:
         plan = Plan()
         stop_clock(live.seats, answer.seat, stamp, plan)
         after = step.state.pending if result is None else None
-        start_decision(live.seats, live.state.pending, after, frame.version, stamp, plan)
+        open_turns(live.seats, live.state.pending, after, answer.seat, frame.version, stamp, plan)
         row = LogEntry(
             frame.version,
             answer.seat,
@@ -196,9 +196,9 @@ class Commands:
         frame = step_row(live.rules, live.match, live.frame, pseudo)
         assert frame.result is not None
         updates = {
-            s.seat: {"clock_deadline": None, "clock_version": None}
+            s.seat: {"clock_deadline": None, "clock_version": None, "turn_version": None}
             for s in live.seats
-            if s.clock_deadline is not None
+            if s.clock_deadline is not None or s.turn_version is not None
         }
         write = Append(
             action={"seat": seat, "kind": kind, "expected_version": live.version},

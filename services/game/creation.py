@@ -20,7 +20,7 @@ from services.game.callers import mint_tokens
 from services.game.core import Core
 from services.game.live import BOT, HUMAN, Frame, LiveGame
 from services.game.models import ACTIVE, GameRow, GameSeatRow
-from services.game.owed import Owed, Plan, apply_updates, start_decision
+from services.game.owed import Owed, Plan, apply_updates, open_turns
 from services.game.store import now
 from services.game.views import seat_messages
 from warroom.api import kinds
@@ -126,7 +126,7 @@ class Creation:
         )
         seats = [_seat_row(game_id, i, spec, tokens[i]) for i, spec in enumerate(request.seats)]
         plan = Plan()
-        start_decision(seats, None, state.pending, 0, stamp, plan)
+        open_turns(seats, None, state.pending, None, 0, stamp, plan)
         apply_updates(seats, plan.updates)
         stored = await self.core.creator((row, seats))
         if stored.id != game_id:

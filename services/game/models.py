@@ -97,9 +97,15 @@ class GameSeatRow(Base):
     # A taken-over human came back: the seat returns to them at its next decision.
     reclaim: Mapped[bool] = mapped_column(Boolean, default=False)
     clock_remaining_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    clock_deadline: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    clock_deadline: Mapped[datetime | None] = mapped_column(
+        UTCDateTime(), nullable=True, index=True
+    )
     # The game version at which the running clock was started (stale timers compare it).
     clock_version: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    # The version at which the seat's current turn opened: the decision's first version, or
+    # the version after the seat's own last answer when the same decision continues for it.
+    # None when the seat owes nothing. (Owed bot turns come from SQL; expected_version >= it.)
+    turn_version: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class ActionRow(Base):

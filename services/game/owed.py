@@ -76,33 +76,61 @@ def _allowance(row: GameSeatRow, clock: dict[str, Any], changes: dict[str, Any])
     return int(allowance)
 
 
-def start_decision(
+def _open_turn(
+    row: GameSeatRow, decision_id: str, version: int, stamp: datetime, plan: Plan
+) -> None:
+    """A turn opens for a seat: a reclaimed seat returns to its human, a bot seat gets a bot
+    turn, a human seat with a clock gets a deadline."""
+    seat = row.seat
+    changes = plan.updates.setdefault(seat, {})
+    controller = changes.get("controller", row.controller)
+    if controller == BOT and row.bot is None and row.reclaim:
+        changes.update(controller=HUMAN, reclaim=False)
+        controller = HUMAN
+    if controller == BOT:
+        plan.bots.append(seat)
+        return
+    clock = clock_of(row)
+    if clock is None:
+        return
+    deadline = stamp + timedelta(milliseconds=_allowance(row, clock, changes))
+    changes.update(clock_deadline=deadline, clock_version=version)
+    plan.clocks.append((seat, decision_id, version, deadline))
+
+
+def open_turns(
     seats: list[GameSeatRow],
     before: Decision | None,
     after: Decision | None,
+    answered: int | None,
     version: int,
     stamp: datetime,
     plan: Plan,
 ) -> None:
-    """Start clocks and bot turns for the seats of a new decision (same id: nothing new)."""
-    if after is None or (before is not None and before.id == after.id):
-        return
-    for seat in after.seats:
-        row = seats[seat]
-        changes = plan.updates.setdefault(seat, {})
-        controller = changes.get("controller", row.controller)
-        if controller == BOT and row.bot is None and row.reclaim:
-            changes.update(controller=HUMAN, reclaim=False)
-            controller = HUMAN
-        if controller == BOT:
-            plan.bots.append(seat)
-            continue
-        clock = clock_of(row)
-        if clock is None:
-            continue
-        deadline = stamp + timedelta(milliseconds=_allowance(row, clock, changes))
-        changes.update(clock_deadline=deadline, clock_version=version)
-        plan.clocks.append((seat, after.id, version, deadline))
+    """Track every seat's turn across one version (`answered` = the seat that just answered).
+
+    A seat's turn continues while the same decision stays open for it and it did not answer;
+    it opens at `version` when the seat acts in a new decision, or answered and still acts in
+    the same one (its options changed). `turn_version` records when it opened (None: the
+    seat owes nothing); a turn that opens starts the seat's clock or sends its bot turn.
+    """
+    for row in seats:
+        seat = row.seat
+        owes = after is not None and seat in after.options
+        continued = (
+            owes
+            and before is not None
+            and after is not None
+            and before.id == after.id
+            and seat in before.options
+            and seat != answered
+        )
+        opened = row.turn_version if continued else (version if owes else None)
+        if opened != row.turn_version:
+            plan.updates.setdefault(seat, {})["turn_version"] = opened
+        if owes and not continued:
+            assert after is not None
+            _open_turn(row, after.id, version, stamp, plan)
 
 
 def owed_plan(live: LiveGame) -> Plan:
@@ -120,6 +148,12 @@ def owed_plan(live: LiveGame) -> Plan:
     return plan
 
 
+def turn_of(live: LiveGame, seat: int) -> int:
+    """The version at which the seat's current turn opened (the head when unknown)."""
+    opened = live.seats[seat].turn_version
+    return live.version if opened is None else opened
+
+
 class Owed:
     """Sends a game's owed work: bot turns (recorded as waiting in Redis) and clock checks."""
 
@@ -134,8 +168,8 @@ class Owed:
         """Send the plan's bot turns and clock checks (after the write committed)."""
         if not plan.bots and not plan.clocks:
             return
-        version = live.version
         scheduler = self.core.scheduler
+        versions = {seat: turn_of(live, seat) for seat in plan.bots}
         if plan.bots:
             try:
                 await self.core.hot.bot_turns_sent(live.id, plan.bots, time.time())
@@ -143,7 +177,7 @@ class Owed:
                 log.exception("could not record the bot turns sent", game_id=live.id)
 
         def send() -> None:
-            for seat in plan.bots:
+            for seat, version in versions.items():
                 scheduler.bot_turn(live.id, seat, version)
             for seat, decision_id, started, eta in plan.clocks:
                 scheduler.clock(live.id, seat, decision_id, started, eta)

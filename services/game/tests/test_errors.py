@@ -83,6 +83,11 @@ async def test_error_table_leaves_state_unchanged(replica: Replica) -> None:
         ),
         (
             submit(tokens[1], expected_version=0, decision_id="77"),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "UNKNOWN_DECISION",
+        ),
+        (
+            submit(tokens[0], expected_version=0, option_id="card-5"),
             grpc.StatusCode.ABORTED,
             "STALE_VERSION",
         ),
