@@ -15,6 +15,7 @@ from services.common.settings import Settings, get_settings
 from services.game.authority import Authority
 from services.game.scheduler import CeleryScheduler
 from services.game.service import SERVICE_NAME, GameServicer, register
+from warroom import catalog
 
 
 async def start(
@@ -32,6 +33,8 @@ async def start(
         ),
     )
     await asyncio.to_thread(migrate, engine)
+    # every view carries its game's catalogue version: build them once, off the event loop
+    await asyncio.to_thread(lambda: [catalog.content_version(g) for g in catalog.rules_ids()])
     client = async_redis(settings)
     authority = Authority(settings, engine, client, CeleryScheduler(make_celery(settings)))
     running = await start_server(

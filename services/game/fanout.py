@@ -68,7 +68,12 @@ class Fanout:
         if from_version <= 0:
             frame = await self.cache.frame_at(live, head())
             view = seat_view(live, viewer, frame, recent)
-            yield game_pb2.WatchGameResponse(version=frame.version, events=view.events, view=view)
+            yield game_pb2.WatchGameResponse(
+                version=frame.version,
+                events=view.events,
+                view=view,
+                content_version=view.content_version,
+            )
             sent = frame.version
         else:
             sent = min(from_version, head())
@@ -79,7 +84,10 @@ class Fanout:
                     events = convert.event_messages(frame.events, frame.version, viewer)
                     view = seat_view(live, viewer, frame, recent, events)
                     yield game_pb2.WatchGameResponse(
-                        version=frame.version, events=events, view=view
+                        version=frame.version,
+                        events=events,
+                        view=view,
+                        content_version=view.content_version,
                     )
                     sent = frame.version
                 continue

@@ -12,6 +12,7 @@ from typing import Any
 from google.protobuf import json_format
 
 from services.game.live import BOT, HUMAN, Frame, LiveGame
+from warroom import catalog
 from warroom.api import convert
 from warroom.engine.match import MatchState
 from warroom.v1 import common_pb2, game_pb2
@@ -76,6 +77,7 @@ def seat_view(
         seat=-1 if viewer is None else viewer,
         seats=seat_messages(live, state),
         rules_id=live.row.rules_id,
+        content_version=catalog.content_version(live.row.rules_id),
     )
     view.view.Pack(live.rules.view(state.game, viewer))
     if frame.result is None and state.pending is not None:
