@@ -217,10 +217,16 @@ def step6(board: Board, power: str, spend: Spend) -> Action | None:
 
 
 def step7_regions(board: Board, prof: Profile) -> list[PriorityRegion]:
-    """Step 7's region order: from the first region without reinforced control, then around."""
+    """Step 7's region order (6.6): from the next region without reinforced control, then around.
+
+    "If reinforced control is already achieved for the first and second priority regions and
+    stability tokens cannot be placed in the third region, place them in the first priority
+    region, then the second": once every region before the last is reinforced, step 7 starts
+    in the last one whether or not it is reinforced too.
+    """
     tables_ = list(prof.priority)
-    start = 0
-    for index, table in enumerate(tables_):
+    start = len(tables_) - 1
+    for index, table in enumerate(tables_[:-1]):
         if not is_reinforced(board, prof.power, table):
             start = index
             break

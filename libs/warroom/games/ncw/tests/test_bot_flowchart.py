@@ -13,7 +13,15 @@ import pytest
 
 from warroom.games.ncw.bots.board import Board, CountryFacts, region_vps, reinforced
 from warroom.games.ncw.bots.data import tables
-from warroom.games.ncw.bots.flowchart import Action, Spend, next_action, plan, simulate
+from warroom.games.ncw.bots.flowchart import (
+    Action,
+    Spend,
+    next_action,
+    plan,
+    profile,
+    simulate,
+    step7_regions,
+)
 from warroom.games.ncw.tests.helpers import CORE_AFRICA, CORE_ASIA
 
 RED_ORBIT = {
@@ -274,6 +282,49 @@ def test_step_7a_removes_rival_token_first() -> None:
     position = china_board(prestige={"China": 0}, media_reserve={"China": 1}, tokens=tokens)
     action = next_action(position, "China", Spend(ops=1, reserve_on_card=True))
     assert action == Action("remove_token", "7A", 1, "Pakistan", "ASI")
+
+
+CHINA_AFRICA = ("Somalia", "Kenya", "Ethiopia", "Congo", "Cameroon", "Angola", "South Africa")
+CHINA_AFRICA += ("Mozambique", "Botswana", "Ivory Coast")
+
+
+def china_everywhere(**kw: Any) -> Board:
+    """The China bot with reinforced control of all three of its regions (Asia, SEA, Africa)."""
+    control = dict(CHINA_STRONG, **dict.fromkeys(CHINA_AFRICA, "China"))
+    kw.setdefault("bots", frozenset({"China", "EU", "US"}))
+    return board(control, prestige={"China": 0}, media_reserve={"China": 1}, **kw)
+
+
+def test_step_7_starts_in_the_third_region_when_all_three_are_reinforced() -> None:
+    # 6.6 step 7: "If reinforced control is already achieved for the first and second priority
+    # regions and stability tokens cannot be placed in the third region, place them in the first
+    # priority region, then the second priority region."
+    position = china_everywhere()
+    assert all(reinforced(position, "China", r, MIN[r]) for r in ("ASI", "SEA", "AFR"))
+    action = next_action(position, "China", Spend(ops=1, reserve_on_card=True))
+    assert action == Action("stabilize", "7B", 1, "Somalia", "AFR")
+
+
+def test_step_7_returns_to_the_first_region_when_the_third_is_full() -> None:
+    tokens = dict.fromkeys(CHINA_AFRICA, "red")
+    position = china_everywhere(tokens=tokens)
+    action = next_action(position, "China", Spend(ops=1, reserve_on_card=True))
+    assert action is not None and (action.step, action.region) == ("7B", "ASI")
+    asia = {name: "red" for name in CORE_ASIA if name not in ("Laos", "Cambodia", "Myanmar")}
+    asia.pop("Indonesia")
+    position = china_everywhere(tokens=dict(tokens, **asia))
+    action = next_action(position, "China", Spend(ops=1, reserve_on_card=True))
+    assert action is not None and (action.step, action.region) == ("7B", "SEA")
+
+
+def test_step_7_starts_in_the_first_region_without_reinforced_control() -> None:
+    control = dict(CHINA_STRONG, **dict.fromkeys(CHINA_AFRICA, "China"))
+    for name in ("Laos", "Cambodia", "Myanmar"):
+        control.pop(name, None)
+    position = board(control, prestige={"China": 0}, media_reserve={"China": 1})
+    assert not reinforced(position, "China", "SEA", MIN["SEA"])
+    order = [t.region for t in step7_regions(position, profile("China"))]
+    assert order == ["SEA", "AFR", "ASI"]
 
 
 # Step 4 and 5 restrictions ----------------------------------------------------------------------------
