@@ -10,6 +10,31 @@ import { Leaderboard } from "./pages/Leaderboard";
 import { GamePage } from "./pages/Game";
 import { ReplayPage } from "./pages/Replay";
 import { JoinPage } from "./pages/Join";
+import { banner, netState } from "./lib/errors";
+
+function ConnStatus() {
+  const state = useStore(netState);
+  const text = state === "online" ? "Online" : state === "offline" ? "Offline — reconnecting when the network is back" : "Connection lost — reconnecting…";
+  return (
+    <span class={`conn conn-${state}`} role="status" aria-live="polite" data-testid="conn-status" data-state={state}>
+      <i aria-hidden="true">{state === "online" ? "●" : "⚠"}</i> {text}
+    </span>
+  );
+}
+
+function ErrorBanner() {
+  const b = useStore(banner);
+  if (!b) return null;
+  return (
+    <div class="error-banner" role="alert" data-testid="error-banner" data-reason={b.reason}>
+      <span>{b.message}</span>
+      {b.reason && <code class="small">{b.reason}</code>}
+      <button class="small" onClick={() => banner.set(null)} aria-label="Dismiss the error">
+        ✕
+      </button>
+    </div>
+  );
+}
 
 const NAV = [
   ["lobby", "Lobby"],
@@ -51,16 +76,18 @@ export function App() {
             ))}
           </nav>
         )}
+        <ConnStatus />
         {s && (
           <span class="user">
-            <span data-testid="user-name">{s.displayName}</span>
+            <span data-testid="whoami">{s.displayName}</span>
             {s.guest && <span class="badge">guest</span>}
-            <button class="small" onClick={() => { setSession(null); go("/"); }} data-testid="logout">
+            <button class="small" onClick={() => { setSession(null); go("/"); }} data-testid="nav-logout">
               Log out
             </button>
           </span>
         )}
       </header>
+      <ErrorBanner />
       <div id="main-content">{body}</div>
     </>
   );

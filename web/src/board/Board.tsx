@@ -152,7 +152,7 @@ function SpaceNode(props: { id: string; name: string; sea: boolean; x: number; y
   const cls = ["space", props.sea ? "sea" : "land", props.options ? "target" : "", props.selected ? "selected" : "", o?.highlight ? "highlight" : ""].filter(Boolean).join(" ");
   const notes = [props.name, ...(o?.notes ?? [])].join("\n");
   return (
-    <g class={cls} data-testid={`space-${props.id}`} data-space={props.id} data-target={props.options ? "true" : undefined} {...(props.options ? clickable(props.name, props.options, props.onPick) : {})}>
+    <g class={cls} data-testid="board-space" data-space-id={props.id} data-targetable={props.options ? "true" : undefined} {...(props.options ? clickable(props.name, props.options, props.onPick) : {})}>
       <title>{notes}</title>
       {props.options && <circle cx={x} cy={y} r={31} class="target-ring" />}
       {props.sea ? <rect x={x - 24} y={y - 17} width={48} height={34} rx={17} class="node" /> : <circle cx={x} cy={y} r={20} class="node" />}

@@ -6,7 +6,7 @@ export function CardTile(props: { cat: GameCatalog; id: number; kind: "card" | "
   if (props.kind === "objective") {
     const o = props.cat.objectives.get(props.id);
     return (
-      <article class="game-card objective" data-testid={props.testid ?? "objective-card"} data-id={props.id}>
+      <article class="game-card objective" data-testid={props.testid ?? "objective"} data-objective-id={props.id} tabIndex={0}>
         <header>
           <span class="card-name">{o?.name || `Objective ${props.id}`}</span>
           {o && <span class="card-ops">{o.vp} VP</span>}
@@ -19,7 +19,7 @@ export function CardTile(props: { cat: GameCatalog; id: number; kind: "card" | "
   const c = props.cat.cards.get(props.id);
   const faces = c?.faces.length ? c.faces : c ? [{ name: c.name, text: c.text }] : [];
   return (
-    <article class="game-card" data-testid={props.testid ?? "card"} data-id={props.id}>
+    <article class="game-card" data-testid={props.testid ?? "card"} data-card-id={props.id} tabIndex={0}>
       <header>
         <span class="card-name">{c?.name ?? `Card ${props.id}`}</span>
         {c?.hasOps && <span class="card-ops" title="Operation points">{c.ops !== c.opsLow ? `${c.opsLow}/${c.ops}` : c.ops} OP</span>}
@@ -59,7 +59,7 @@ export function CardGroupView(props: { cat: GameCatalog; group: CardGroup }) {
       ) : (
         <div class="card-row">
           {g.ids.map((id) => (
-            <CardTile cat={props.cat} id={id} kind={g.kind} testid={g.testid === "hand" ? "hand-card" : g.kind === "objective" ? "objective-card" : "card"} />
+            <CardTile cat={props.cat} id={id} kind={g.kind} testid={g.testid === "hand" ? "hand-card" : g.kind === "objective" ? "objective" : "card"} />
           ))}
         </div>
       )}

@@ -27,7 +27,7 @@ export function Decision(props: Props) {
     if (props.focus) (listRef.current?.querySelector("button.option") as HTMLButtonElement | null)?.focus();
   }, [props.focus]);
   if (props.view.result) return null;
-  if (!d || !d.decisionId) return <section class="decision card" data-testid="decision"><p class="muted">Nothing to decide.</p></section>;
+  if (!d || !d.decisionId) return <section class="decision card"><p class="muted">Nothing to decide.</p></section>;
   const options = d.options;
   const me = props.view.seat;
   const mine = options.length > 0;
@@ -35,8 +35,8 @@ export function Decision(props: Props) {
   const waiting = others.map((s) => seatName(props.view, s)).join(", ");
   if (!mine) {
     return (
-      <section class="decision card waiting" aria-live="polite" data-testid="decision">
-        <p data-testid="waiting-for">
+      <section class="decision card waiting" aria-live="polite">
+        <p data-testid="waiting">
           <span class="spinner" aria-hidden="true" /> Waiting for <strong>{waiting || "the other players"}</strong>
           {me >= 0 && d.seats.includes(me) ? "" : ""}
         </p>
@@ -82,7 +82,7 @@ export function Decision(props: Props) {
         })}
       </div>
       {undo && (
-        <button class="undo" disabled={busy} onClick={() => choose(undo)} data-testid="undo" data-option-id={undo.id}>
+        <button class="undo" disabled={busy} onClick={() => choose(undo)} data-testid="undo-button" data-option-id={undo.id} data-undo="true">
           ↶ {undo.label || "Undo"}
         </button>
       )}

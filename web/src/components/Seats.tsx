@@ -5,6 +5,20 @@ import type { SeatPublic } from "../games/model";
 import { CardBack } from "./Cards";
 import { PALETTE } from "../games/model";
 import { POWER_COLOURS } from "../games/ncw";
+import { timestampMs } from "@bufbuild/protobuf/wkt";
+import { formatDuration, useNow } from "../lib/hooks";
+
+function SeatClock(props: { view: SeatView }) {
+  const now = useNow(500);
+  const d = props.view.clockDeadline;
+  if (!d || props.view.result) return null;
+  const left = timestampMs(d) - now;
+  return (
+    <span class={`clock${left < 60000 ? " low" : ""}`} data-testid="seat-clock" aria-label={`Clock: ${formatDuration(left)} left`}>
+      ⏱ {formatDuration(left)}
+    </span>
+  );
+}
 
 export function seatName(view: SeatView, index: number): string {
   const s = view.seats.find((x) => x.index === index);
@@ -25,7 +39,7 @@ export function Seats(props: { view: SeatView; cat: GameCatalog; info: SeatPubli
         const info = props.info.find((i) => i.seat === s.index);
         const isMe = s.index === props.view.seat;
         return (
-          <div class={`seat${acting.has(s.index) ? " acting" : ""}${isMe ? " me" : ""}`} data-testid={`seat-${s.index}`} data-acting={acting.has(s.index) ? "true" : "false"}>
+          <div class={`seat${acting.has(s.index) ? " acting" : ""}${isMe ? " me" : ""}`} data-testid="seat-panel" data-seat={String(s.index)} data-acting={acting.has(s.index) ? "true" : "false"}>
             <div class="seat-head">
               <i class="swatch" style={{ background: seatColour(props.view, s.index) }} />
               <strong>{s.side}</strong>
@@ -33,9 +47,13 @@ export function Seats(props: { view: SeatView; cat: GameCatalog; info: SeatPubli
               {s.isBot && <span class="badge">bot{s.bot?.kind ? ` ${s.bot.kind}` : ""}</span>}
               {isMe && <span class="badge me">you</span>}
               {acting.has(s.index) && <span class="badge acting" title="to act">▶ to act</span>}
+              {isMe && <SeatClock view={props.view} />}
             </div>
             {info && (
               <div class="seat-info">
+                <div class="small">
+                  <span data-testid="hand-count">{info.handCount}</span> card{info.handCount === 1 ? "" : "s"} in hand
+                </div>
                 {info.lines.map((l) => (
                   <div class="small">{l}</div>
                 ))}

@@ -43,7 +43,7 @@ export function Result(props: { view: SeatView; onReplay?: () => void }) {
   const me = props.view.seat;
   const won = rows.find((x) => x.seat === me)?.winner;
   return (
-    <section class="result card" data-testid="result" aria-labelledby="result-h">
+    <section class="result card" data-testid="result" data-winner-seats={rows.filter((s) => s.rank === 0).map((s) => s.seat).join(",")} aria-labelledby="result-h">
       <h2 id="result-h">{me >= 0 ? (won ? "🏆 You won!" : "Game over") : "Game over"}</h2>
       <p class="muted">Ended by {r.reason || "the rules"}</p>
       <table class="result-table">
@@ -66,7 +66,7 @@ export function Result(props: { view: SeatView; onReplay?: () => void }) {
       </table>
       <div class="row">
         {props.onReplay && (
-          <button onClick={props.onReplay} data-testid="open-replay">
+          <button onClick={props.onReplay} data-testid="result-replay">
             Watch the replay
           </button>
         )}

@@ -48,6 +48,7 @@ export interface SeatPublic {
   lines: string[];
   /** Cards lying face down (prepared, placed): shown as backs, never identified. */
   faceDown: number;
+  handCount: number;
   /** Public cards of the seat (face-up prepared, discards). */
   faceUp: number[];
 }

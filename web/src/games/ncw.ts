@@ -71,7 +71,7 @@ export const ncwAdapter: Adapter = (seatView, typed, cat) => {
   const me = v.viewer;
   if (me >= 0) {
     m.mine.push({ title: "Your hand", kind: "card", ids: [...v.hand], testid: "hand" });
-    m.mine.push({ title: "Your secret objectives", kind: "objective", ids: [...v.objectives], testid: "objectives" });
+    m.mine.push({ title: "Your secret objectives", kind: "objective", ids: [...v.objectives], testid: "my-objectives" });
     if (v.objectiveOffer.length) m.mine.push({ title: "Objectives offered", kind: "objective", ids: [...v.objectiveOffer], testid: "objective-offer" });
   }
   for (const seat of seatView.seats) {
@@ -81,8 +81,9 @@ export const ncwAdapter: Adapter = (seatView, typed, cat) => {
     const placement = v.placements.find((x) => x.power === p.power);
     m.seats.push({
       seat: seat.index,
-      lines: [`VP ${p.vp} · prestige ${p.prestige}`, `${p.handCount} cards · ${p.secretObjectives} objectives`, `coups left ${p.coupsLeft}${p.declared.length ? ` · declared ${p.declared.length}` : ""}`],
+      lines: [`VP ${p.vp} · prestige ${p.prestige}`, `${p.secretObjectives} secret objectives`, `coups left ${p.coupsLeft}${p.declared.length ? ` · declared ${p.declared.length}` : ""}`],
       faceDown: placement?.placed && !placement.visible ? 1 : 0,
+      handCount: p.handCount,
       faceUp: [],
     });
   }

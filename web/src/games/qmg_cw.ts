@@ -68,8 +68,9 @@ export const qmgCwAdapter: Adapter = (seatView, typed, cat) => {
   v.seats.forEach((s, i) => {
     m.seats.push({
       seat: i,
-      lines: [`${blocs[s.bloc]} bloc`, `${s.handCount} in hand · ${s.deckCount} in deck`, `${s.espionageCount} espionage · ${s.discardDownCount} discarded face down`],
+      lines: [`${blocs[s.bloc]} bloc`, `${s.deckCount} in deck`, `${s.espionageCount} espionage · ${s.discardDownCount} discarded face down`],
       faceDown: s.espionageCount,
+      handCount: s.handCount,
       faceUp: [...s.prepared, ...s.discardUp.slice(-3)],
     });
   });
@@ -78,7 +79,7 @@ export const qmgCwAdapter: Adapter = (seatView, typed, cat) => {
   if (mine) {
     m.mine.push({ title: "Your hand", kind: "card", ids: [...mine.hand], testid: "hand" });
     if (mine.opening.length) m.mine.push({ title: "Opening draw", kind: "card", ids: [...mine.opening], testid: "opening" });
-    m.mine.push({ title: "Your espionage cards (face down)", kind: "card", ids: [...mine.espionage], testid: "objectives" });
+    m.mine.push({ title: "Your espionage cards (face down)", kind: "card", ids: [...mine.espionage], testid: "my-espionage" });
     if (mine.prepared.length) m.mine.push({ title: "Prepared", kind: "card", ids: [...mine.prepared], testid: "prepared" });
   }
   void seatView;

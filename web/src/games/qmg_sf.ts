@@ -66,8 +66,9 @@ export const qmgSfAdapter: Adapter = (seatView, typed, cat) => {
     const i = seat.index;
     m.seats.push({
       seat: i,
-      lines: [`${v.handSizes[i] ?? 0} in hand · ${v.deckSizes[i] ?? 0} in deck`, `${v.discardSizes[i] ?? 0} discarded · ${v.lateSizes[i] ?? 0} late-war cards`],
+      lines: [`${v.deckSizes[i] ?? 0} in deck`, `${v.discardSizes[i] ?? 0} discarded · ${v.lateSizes[i] ?? 0} late-war cards`],
       faceDown: 0,
+      handCount: v.handSizes[i] ?? 0,
       faceUp: [...(v.revealed[i]?.values ?? [])],
     });
   }

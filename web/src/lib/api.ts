@@ -7,6 +7,7 @@ import { LobbyService } from "../gen/warroom/v1/lobby_pb";
 import { GameService } from "../gen/warroom/v1/game_pb";
 import { BotService } from "../gen/warroom/v1/bots_pb";
 import { session } from "./session";
+import { report } from "./errors";
 
 const auth: Interceptor = (next) => async (req) => {
   const token = session.value?.token;
@@ -24,13 +25,9 @@ export const lobby: Client<typeof LobbyService> = createClient(LobbyService, tra
 export const games: Client<typeof GameService> = createClient(GameService, transport);
 export const bots: Client<typeof BotService> = createClient(BotService, transport);
 
-/** A short human-readable message for any error a call threw. */
+/** A short human-readable message for any error a call threw (also shown in the banner). */
 export function errorText(err: unknown): string {
-  if (err instanceof ConnectError) {
-    const name = Code[err.code] ?? "error";
-    return `${err.rawMessage || name} (${name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()})`;
-  }
-  return err instanceof Error ? err.message : String(err);
+  return report(err);
 }
 
 /** True for errors worth retrying after a pause (network down, server restarting). */

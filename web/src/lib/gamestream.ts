@@ -8,6 +8,7 @@ import type { GameEvent } from "../gen/warroom/v1/common_pb";
 import { SubmitActionRequestSchema } from "../gen/warroom/v1/game_pb";
 import { games, errorText, isTransient } from "./api";
 import { Store } from "./store";
+import { describe, netState } from "./errors";
 
 export type LinkState = "connecting" | "live" | "reconnecting" | "offline" | "ended" | "failed";
 
@@ -60,10 +61,14 @@ export class GameConnection {
     removeEventListener("offline", this.onOffline);
     this.abort?.abort();
     this.wake?.();
+    netState.set(navigator.onLine ? "online" : "offline");
   }
 
   private patch(p: Partial<GameSnapshot>): void {
     this.state.set({ ...this.state.value, ...p });
+    const link = this.state.value.link;
+    const net = link === "offline" || !navigator.onLine ? "offline" : link === "reconnecting" || link === "failed" ? "reconnecting" : "online";
+    if (!this.stopped && netState.value !== net) netState.set(net);
   }
 
   /** Accept a view if it is newer than the one shown (SubmitAction answers, stream updates). */
@@ -96,7 +101,7 @@ export class GameConnection {
           this.patch({ link: "failed", error: errorText(err) });
           return;
         }
-        this.patch({ link: navigator.onLine ? "reconnecting" : "offline", error: errorText(err) });
+        this.patch({ link: navigator.onLine ? "reconnecting" : "offline", error: describe(err) });
       }
       if (this.stopped) return;
       await this.pause(RETRY_MS[Math.min(this.attempt++, RETRY_MS.length - 1)]);

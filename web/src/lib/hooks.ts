@@ -1,6 +1,6 @@
 // Small hooks: async loading with error text, a ticking clock.
 import { useEffect, useState } from "preact/hooks";
-import { errorText } from "./api";
+import { describe } from "./errors";
 
 export interface Async<T> {
   data: T | undefined;
@@ -19,7 +19,7 @@ export function useAsync<T>(fn: () => Promise<T>, deps: unknown[]): Async<T> {
     setLoading(true);
     fn().then(
       (d) => live && (setData(d), setError(""), setLoading(false)),
-      (e) => live && (setError(errorText(e)), setLoading(false)),
+      (e) => live && (setError(describe(e)), setLoading(false)),
     );
     return () => {
       live = false;

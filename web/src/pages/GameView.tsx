@@ -47,7 +47,7 @@ export function GameView(props: Props) {
   }
 
   return (
-    <main class={`page game-page mode-${props.mode}`} data-testid="game-page" data-game={view.rulesId} data-version={String(view.version)}>
+    <main class={`page game-page mode-${props.mode}`} data-testid="game-screen" data-game-id={view.gameId} data-rules-id={view.rulesId} data-version={String(view.version)} data-seat={String(view.seat)} data-finished={view.result ? "true" : "false"}>
       <header class="game-header">
         {props.header}
         <span class="status-line" data-testid="game-status">
@@ -80,8 +80,8 @@ export function GameView(props: Props) {
             <Decision view={view} focus={focus} onClearFocus={() => setFocus(null)} onChoose={props.onChoose ?? (async () => "")} targetOf={(o) => targetOf(o, cat)} spaceName={spaceName} onHover={setHover} />
           )}
           {props.mode !== "play" && view.decision?.decisionId && !view.result && (
-            <section class="decision card waiting" data-testid="decision">
-              <p data-testid="waiting-for">
+            <section class="decision card waiting">
+              <p data-testid="waiting">
                 Waiting for <strong>{view.decision.seats.map((s) => view.seats.find((x) => x.index === s)?.side ?? s).join(", ")}</strong>
               </p>
               <p class="muted">{view.decision.prompt}</p>

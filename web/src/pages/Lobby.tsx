@@ -1,91 +1,115 @@
-// The lobby of one title: play now against bots, matchmaking, private tables, open tables.
+// The lobby: play now against bots (or open a custom table), matchmaking, joining tables,
+// open tables, parties. Each section picks its title.
 import { useEffect, useState } from "preact/hooks";
 import { lobby, errorText } from "../lib/api";
 import { loadCatalog, type GameCatalog } from "../lib/catalog";
 import { useAsync } from "../lib/hooks";
-import { TITLES, titleOf, type Title } from "../lib/titles";
+import { TITLES, titleOf } from "../lib/titles";
 import { openAssignment } from "../lib/assign";
-import { route, go } from "../lib/router";
-import { useStore } from "../lib/store";
 import { BotPicker, botKindsFor, defaultBot, type BotChoice, type CatalogBotKind } from "../components/BotPicker";
 import { Matchmaking } from "./Matchmaking";
-import { Tables } from "./Tables";
+import { Tables, waitAt } from "./Tables";
 import { Parties } from "./Parties";
-
-export function Lobby() {
-  const r = useStore(route);
-  const title = titleOf(r.query.get("game") ?? "ncw");
-  const cat = useAsync(() => loadCatalog(title.rulesId), [title.rulesId]);
-  const kinds = useAsync(() => botKindsFor(title.rulesId, cat.data ?? null), [title.rulesId, cat.data]);
-  return (
-    <main class="page lobby" data-testid="lobby-page">
-      <nav class="title-tabs" aria-label="Game">
-        {TITLES.map((t) => (
-          <a href={`#/lobby?game=${t.rulesId}`} class={t.rulesId === title.rulesId ? "tab active" : "tab"} aria-current={t.rulesId === title.rulesId ? "page" : undefined} data-testid={`title-${t.rulesId}`}>
-            {t.name}
-          </a>
-        ))}
-      </nav>
-      {cat.error && <p class="error" role="alert">Catalogue: {cat.error}</p>}
-      {cat.data && kinds.data ? (
-        <div class="lobby-grid">
-          <PlayNow title={title} cat={cat.data} kinds={kinds.data} />
-          <Matchmaking title={title} cat={cat.data} kinds={kinds.data} />
-          <Tables title={title} cat={cat.data} kinds={kinds.data} />
-          <Parties title={title} />
-        </div>
-      ) : (
-        !cat.error && <p class="muted">Loading {title.name}…</p>
-      )}
-      {kinds.error && <p class="error">Bots: {kinds.error}</p>}
-    </main>
-  );
-}
 
 export function variantLabel(v: { id: string; title: string }): string {
   return v.title ? `${v.id} — ${v.title}` : v.id;
 }
 
-function PlayNow(props: { title: Title; cat: GameCatalog; kinds: CatalogBotKind[] }) {
-  const variants = props.cat.raw.variants;
+export interface TitleData {
+  cat: GameCatalog;
+  kinds: CatalogBotKind[];
+}
+
+/** The catalogue and bot kinds of a title. */
+export function useTitle(rulesId: string) {
+  return useAsync<TitleData>(async () => {
+    const cat = await loadCatalog(rulesId);
+    return { cat, kinds: await botKindsFor(rulesId, cat) };
+  }, [rulesId]);
+}
+
+export function GameSelect(props: { value: string; onChange: (v: string) => void; testid: string; label?: string }) {
+  return (
+    <label>
+      {props.label ?? "Game"}
+      <select value={props.value} onChange={(e) => props.onChange((e.target as HTMLSelectElement).value)} data-testid={props.testid}>
+        {TITLES.map((t) => (
+          <option value={t.rulesId}>{t.name}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function Lobby() {
+  return (
+    <main class="page lobby" data-testid="lobby-page">
+      <div class="lobby-grid">
+        <PlayNow />
+        <Matchmaking />
+        <Tables />
+        <Parties />
+      </div>
+    </main>
+  );
+}
+
+function PlayNow() {
+  const [rulesId, setRulesId] = useState("ncw");
+  const t = useTitle(rulesId);
+  return (
+    <section class="card" aria-labelledby="playnow-h" data-testid="play-now">
+      <h2 id="playnow-h">Play now against bots</h2>
+      <GameSelect value={rulesId} onChange={setRulesId} testid="playnow-game" />
+      {t.error && <p class="error">{t.error}</p>}
+      {t.data ? <PlayNowForm key={rulesId} rulesId={rulesId} data={t.data} /> : !t.error && <p class="muted">Loading…</p>}
+    </section>
+  );
+}
+
+function PlayNowForm(props: { rulesId: string; data: TitleData }) {
+  const { cat, kinds } = props.data;
+  const variants = cat.raw.variants;
   const [variantId, setVariantId] = useState(variants.find((v) => v.isDefault)?.id ?? variants[0]?.id ?? "");
   const variant = variants.find((v) => v.id === variantId) ?? variants[0];
   const seatsOf = variant?.seats ?? [];
-  const humanSeats = seatsOf.filter((s) => !s.automated);
-  const [mySeat, setMySeat] = useState(0);
+  const [side, setSide] = useState("");
+  const [all, setAll] = useState<BotChoice>(defaultBot(kinds.filter((k) => !k.kind.endsWith("official"))));
   const [choices, setChoices] = useState<Record<number, BotChoice>>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   useEffect(() => {
-    setMySeat(humanSeats[0]?.index ?? 0);
+    setSide("");
     setChoices({});
-  }, [variantId, props.title.rulesId]);
-  const choice = (i: number) => choices[i] ?? defaultBot(props.kinds);
-  const official = props.kinds.find((k) => k.kind.endsWith("official"));
+  }, [variantId]);
+  const official = kinds.find((k) => k.kind.endsWith("official"));
+  const playable = kinds.filter((k) => !k.kind.endsWith("official") || props.rulesId === "ncw");
+  const human = seatsOf.filter((s) => !s.automated);
+  const mySeat = (side ? human.find((s) => s.side === side) : human[0])?.index ?? -1;
+  const choice = (i: number, automated: boolean): BotChoice => choices[i] ?? (automated && official ? { kind: official.kind, difficulty: all.kind === official.kind ? all.difficulty : official.defaultDifficulty || official.difficulties[0] } : all);
 
-  async function start() {
+  async function start(mode: "bots" | "private" | "public") {
     setBusy(true);
     setError("");
     try {
-      const seats = seatsOf.map((s) => {
-        if (s.index === mySeat) return { side: s.side };
-        if (s.automated && official) return { side: s.side, bot: { kind: official.kind, difficulty: choices[s.index]?.difficulty ?? official.defaultDifficulty } };
-        const c = choice(s.index);
-        return { side: s.side, bot: { kind: c.kind, difficulty: c.difficulty } };
-      });
       const mine = seatsOf.find((s) => s.index === mySeat);
-      const res = await lobby.createTable({ rulesId: props.title.rulesId, variant: variantId, seats, hostSide: mine?.side ?? "", startNow: true, allowSpectators: true, fillBot: choice(-1) });
-      if (!res.assignment) throw new Error("the lobby did not return an assignment");
-      openAssignment(res.assignment);
+      if (mode === "bots") {
+        const seats = seatsOf.map((s) => (s.index === mySeat ? { side: s.side } : { side: s.side, bot: choice(s.index, s.automated) }));
+        const res = await lobby.createTable({ rulesId: props.rulesId, variant: variantId, seats, hostSide: mine?.side ?? "", startNow: true, allowSpectators: true, fillBot: all });
+        if (!res.assignment) throw new Error("the lobby did not return an assignment");
+        openAssignment(res.assignment);
+        return;
+      }
+      const res = await lobby.createTable({ rulesId: props.rulesId, variant: variantId, hostSide: side, private: mode === "private", allowSpectators: true, fillBot: all });
+      if (res.table) waitAt({ tableId: res.table.tableId, inviteCode: res.table.inviteCode });
     } catch (err) {
       setError(errorText(err));
-      setBusy(false);
     }
+    setBusy(false);
   }
 
   return (
-    <section class="card" aria-labelledby="playnow-h" data-testid="play-now">
-      <h2 id="playnow-h">Play now against bots</h2>
+    <div class="stack">
       <label>
         Variant
         <select data-testid="playnow-variant" value={variantId} onChange={(e) => setVariantId((e.target as HTMLSelectElement).value)}>
@@ -94,11 +118,24 @@ function PlayNow(props: { title: Title; cat: GameCatalog; kinds: CatalogBotKind[
           ))}
         </select>
       </label>
+      <label>
+        Your side
+        <select data-testid="playnow-side" value={side} onChange={(e) => setSide((e.target as HTMLSelectElement).value)}>
+          <option value="">any</option>
+          {human.map((s) => (
+            <option value={s.side}>{s.side}</option>
+          ))}
+        </select>
+      </label>
+      <div>
+        <span class="label">Bots</span>
+        <BotPicker kinds={playable} value={all} onChange={(c) => { setAll(c); setChoices({}); }} label="Every bot seat" testid="playnow-bot" />
+      </div>
       <table class="seats-table">
         <thead>
           <tr>
             <th scope="col">Seat</th>
-            <th scope="col">Who plays it</th>
+            <th scope="col">Played by</th>
           </tr>
         </thead>
         <tbody>
@@ -106,31 +143,34 @@ function PlayNow(props: { title: Title; cat: GameCatalog; kinds: CatalogBotKind[
             <tr data-testid={`playnow-seat-${s.index}`}>
               <td>
                 {s.side}
-                {s.team && s.team !== s.side ? <span class="muted"> ({s.team})</span> : null}
+                {s.team && s.team !== s.side ? <span class="muted small"> ({s.team})</span> : null}
               </td>
               <td>
-                {!s.automated && (
-                  <label class="inline">
-                    <input type="radio" name="myseat" checked={mySeat === s.index} onChange={() => setMySeat(s.index)} data-testid={`playnow-me-${s.index}`} /> me
-                  </label>
+                {s.index === mySeat ? (
+                  <strong>you</strong>
+                ) : (
+                  <BotPicker kinds={s.automated && official ? [official] : playable} value={choice(s.index, s.automated)} onChange={(c) => setChoices({ ...choices, [s.index]: c })} label={`Seat ${s.side}`} testid={`playnow-seat-${s.index}`} />
                 )}
-                {mySeat !== s.index &&
-                  (s.automated ? (
-                    <span class="muted">official bot {official && <BotPicker kinds={[official]} value={{ kind: official.kind, difficulty: choices[s.index]?.difficulty ?? official.defaultDifficulty }} onChange={(c) => setChoices({ ...choices, [s.index]: c })} label={`Seat ${s.side}`} testid={`playnow-bot-${s.index}`} />}</span>
-                  ) : (
-                    <BotPicker kinds={props.kinds} value={choice(s.index)} onChange={(c) => setChoices({ ...choices, [s.index]: c })} label={`Seat ${s.side}`} testid={`playnow-bot-${s.index}`} />
-                  ))}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <button class="primary" disabled={busy || !variant} onClick={start} data-testid="playnow-start">
-        {busy ? "Starting…" : "Start game"}
+      <button class="primary" disabled={busy || !variant} onClick={() => start("bots")} data-testid="playnow-start">
+        {busy ? "Starting…" : "Play now against bots"}
       </button>
+      <div class="row">
+        <button disabled={busy || !variant} onClick={() => start("private")} data-testid="private-create">
+          Create private table
+        </button>
+        <button disabled={busy || !variant} onClick={() => start("public")} data-testid="public-create">
+          Create public table
+        </button>
+      </div>
+      <p class="muted small">A table waits for players; its host starts it, bots fill the empty seats.</p>
       {error && <p class="error" role="alert" data-testid="playnow-error">{error}</p>}
-    </section>
+    </div>
   );
 }
 
-export { go };
+export { titleOf };

@@ -1,4 +1,4 @@
-// Log in as a guest, register an account, or log in with a password.
+// Log in as a guest, log in with a password, or register an account.
 import { useState } from "preact/hooks";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { lobby, errorText } from "../lib/api";
@@ -8,14 +8,12 @@ import { go } from "../lib/router";
 type Mode = "guest" | "login" | "register";
 
 export function Login() {
-  const [mode, setMode] = useState<Mode>("guest");
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
 
-  async function submit(e: Event) {
-    e.preventDefault();
+  async function submit(mode: Mode) {
     setBusy(true);
     setError("");
     try {
@@ -32,29 +30,37 @@ export function Login() {
   return (
     <main class="login" data-testid="login-page">
       <div class="login-card card">
-        <h1>Warroom</h1>
+        <h1>★ Warroom</h1>
         <p class="muted">New Cold War · QMG: The Cold War · QMG: South Front</p>
-        <div class="tabs" role="tablist" aria-label="How to log in">
-          {(["guest", "login", "register"] as Mode[]).map((m) => (
-            <button type="button" role="tab" aria-selected={mode === m} class={mode === m ? "tab active" : "tab"} data-testid={`login-tab-${m}`} onClick={() => setMode(m)}>
-              {m === "guest" ? "Play as guest" : m === "login" ? "Log in" : "Register"}
-            </button>
-          ))}
-        </div>
-        <form onSubmit={submit} class="stack">
+        <form
+          class="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit(password ? "login" : "guest");
+          }}
+        >
           <label>
-            {mode === "guest" ? "Display name" : "Account name"}
+            Name
             <input data-testid="login-name" required maxLength={40} value={name} autoComplete="username" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
           </label>
-          {mode !== "guest" && (
-            <label>
-              Password{mode === "register" ? " (8 characters or more)" : ""}
-              <input data-testid="login-password" type="password" required minLength={mode === "register" ? 8 : 1} value={password} autoComplete={mode === "register" ? "new-password" : "current-password"} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
-            </label>
-          )}
-          <button class="primary" type="submit" disabled={busy || !name.trim()} data-testid="login-submit">
-            {mode === "guest" ? "Enter as guest" : mode === "login" ? "Log in" : "Create account"}
+          <button class="primary" type="button" disabled={busy || !name.trim()} data-testid="login-guest" onClick={() => submit("guest")}>
+            Play as guest
           </button>
+          <fieldset class="stack account">
+            <legend>Account</legend>
+            <label>
+              Password <span class="muted small">(8 characters or more to register)</span>
+              <input data-testid="login-password" type="password" value={password} autoComplete="current-password" onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+            </label>
+            <div class="row">
+              <button type="submit" disabled={busy || !name.trim() || !password} data-testid="login-submit">
+                Log in
+              </button>
+              <button type="button" disabled={busy || !name.trim() || password.length < 8} data-testid="login-register" onClick={() => submit("register")}>
+                Register
+              </button>
+            </div>
+          </fieldset>
           {error && <p class="error" role="alert" data-testid="login-error">{error}</p>}
         </form>
       </div>

@@ -6,14 +6,28 @@ import type { Title } from "../lib/titles";
 import { TicketStatus, type WatchTicketResponse } from "../gen/warroom/v1/lobby_pb";
 import { openAssignment } from "../lib/assign";
 import { BotPicker, defaultBot, type BotChoice, type CatalogBotKind } from "../components/BotPicker";
-import { variantLabel } from "./Lobby";
+import { variantLabel, useTitle, GameSelect } from "./Lobby";
+import { titleOf } from "../lib/titles";
 import { partyStore } from "./Parties";
 import { useStore } from "../lib/store";
 import { session } from "../lib/session";
 
 const TICKET_KEY = "warroom.ticket";
 
-export function Matchmaking(props: { title: Title; cat: GameCatalog; kinds: CatalogBotKind[] }) {
+export function Matchmaking() {
+  const [rulesId, setRulesId] = useState("ncw");
+  const t = useTitle(rulesId);
+  return (
+    <section class="card" aria-labelledby="mm-h" data-testid="matchmaking">
+      <h2 id="mm-h">Public matchmaking</h2>
+      <GameSelect value={rulesId} onChange={setRulesId} testid="queue-game" />
+      {t.error && <p class="error">{t.error}</p>}
+      {t.data ? <Queue key={rulesId} title={titleOf(rulesId)} cat={t.data.cat} kinds={t.data.kinds} /> : !t.error && <p class="muted">Loading…</p>}
+    </section>
+  );
+}
+
+function Queue(props: { title: Title; cat: GameCatalog; kinds: CatalogBotKind[] }) {
   const variants = props.cat.raw.variants.filter((v) => v.playerCount >= 2 || v.seats.filter((s) => !s.automated).length >= 2);
   const [variant, setVariant] = useState("");
   const [allowBots, setAllowBots] = useState(false);
@@ -117,10 +131,9 @@ export function Matchmaking(props: { title: Title; cat: GameCatalog; kinds: Cata
   }
 
   return (
-    <section class="card" aria-labelledby="mm-h" data-testid="matchmaking">
-      <h2 id="mm-h">Public matchmaking</h2>
+    <div>
       {ticketId ? (
-        <div class="ticket" aria-live="polite" data-testid="ticket-status" data-status={status ? TicketStatus[status.status] : "PENDING"}>
+        <div class="ticket" aria-live="polite" data-testid="ticket-status" data-status={status ? TicketStatus[status.status].toLowerCase() : "searching"}>
           <p>
             <span class="spinner" aria-hidden="true" /> {status ? TicketStatus[status.status].toLowerCase() : "queued"}
             {status && status.status === TicketStatus.SEARCHING && (
@@ -129,7 +142,7 @@ export function Matchmaking(props: { title: Title; cat: GameCatalog; kinds: Cata
               </span>
             )}
           </p>
-          <button onClick={cancel} disabled={busy} data-testid="ticket-cancel">
+          <button onClick={cancel} disabled={busy} data-testid="queue-cancel">
             Cancel search
           </button>
         </div>
@@ -137,7 +150,7 @@ export function Matchmaking(props: { title: Title; cat: GameCatalog; kinds: Cata
         <div class="stack">
           <label>
             Variant
-            <select value={variant} onChange={(e) => setVariant((e.target as HTMLSelectElement).value)} data-testid="mm-variant">
+            <select value={variant} onChange={(e) => setVariant((e.target as HTMLSelectElement).value)} data-testid="queue-variant">
               <option value="">any variant</option>
               {variants.map((v) => (
                 <option value={v.id}>{variantLabel(v)}</option>
@@ -146,7 +159,7 @@ export function Matchmaking(props: { title: Title; cat: GameCatalog; kinds: Cata
           </label>
           <label>
             Preferred side
-            <select value={side} onChange={(e) => setSide((e.target as HTMLSelectElement).value)} data-testid="mm-side">
+            <select value={side} onChange={(e) => setSide((e.target as HTMLSelectElement).value)} data-testid="queue-side">
               <option value="">no preference</option>
               {sides.map((s) => (
                 <option value={s}>{s}</option>
@@ -154,21 +167,21 @@ export function Matchmaking(props: { title: Title; cat: GameCatalog; kinds: Cata
             </select>
           </label>
           <label class="inline">
-            <input type="checkbox" checked={allowBots} onChange={(e) => setAllowBots((e.target as HTMLInputElement).checked)} data-testid="mm-allow-bots" /> fill empty seats with bots after
-            <input type="number" min={0} max={600} value={botAfter} class="narrow" aria-label="seconds before bots fill" onInput={(e) => setBotAfter(Number((e.target as HTMLInputElement).value))} data-testid="mm-bot-after" /> s
+            <input type="checkbox" checked={allowBots} onChange={(e) => setAllowBots((e.target as HTMLInputElement).checked)} data-testid="queue-allow-bots" /> fill empty seats with bots after
+            <input type="number" min={0} max={600} value={botAfter} class="narrow" aria-label="seconds before bots fill" onInput={(e) => setBotAfter(Number((e.target as HTMLInputElement).value))} data-testid="queue-bot-fill-after" /> s
           </label>
           {leader && (
             <label class="inline">
               <input type="checkbox" checked={withParty} onChange={(e) => setWithParty((e.target as HTMLInputElement).checked)} data-testid="mm-with-party" /> queue with my party
             </label>
           )}
-          {allowBots && <BotPicker kinds={props.kinds.filter((k) => !k.kind.endsWith("official"))} value={bot} onChange={setBot} label="Fill bot" testid="mm-bot" />}
-          <button class="primary" onClick={enqueue} disabled={busy} data-testid="mm-queue">
+          <BotPicker kinds={props.kinds.filter((k) => !k.kind.endsWith("official"))} value={bot} onChange={setBot} label="Fill bot" testid="queue-bot" />
+          <button class="primary" onClick={enqueue} disabled={busy} data-testid="queue-submit">
             Find a game
           </button>
         </div>
       )}
       {error && <p class="error" role="alert" data-testid="mm-error">{error}</p>}
-    </section>
+    </div>
   );
 }

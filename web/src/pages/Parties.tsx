@@ -1,15 +1,15 @@
 // Parties with consent: invite a player by id, accept or decline invitations, leave.
 import { useEffect, useState } from "preact/hooks";
 import { lobby, errorText } from "../lib/api";
+import { describe } from "../lib/errors";
 import { session } from "../lib/session";
-import type { Title } from "../lib/titles";
 import type { GetPartyResponse } from "../gen/warroom/v1/lobby_pb";
 import { Store, useStore } from "../lib/store";
 
 /** The caller's party, polled while the lobby is open (shared with matchmaking). */
 export const partyStore = new Store<GetPartyResponse | null>(null);
 
-export function Parties(props: { title: Title }) {
+export function Parties() {
   const party = useStore(partyStore);
   const [invitee, setInvitee] = useState("");
   const [error, setError] = useState("");
@@ -18,7 +18,7 @@ export function Parties(props: { title: Title }) {
     try {
       partyStore.set(await lobby.getParty({}));
     } catch (err) {
-      setError(errorText(err));
+      setError(describe(err));
     }
   };
   useEffect(() => {
@@ -36,7 +36,6 @@ export function Parties(props: { title: Title }) {
     }
   };
   const p = party?.party;
-  void props.title;
   return (
     <section class="card" aria-labelledby="party-h" data-testid="party">
       <h2 id="party-h">Party</h2>
@@ -45,14 +44,14 @@ export function Parties(props: { title: Title }) {
         <button class="small" onClick={() => navigator.clipboard?.writeText(me?.playerId ?? "")}>copy</button>
       </p>
       {(party?.invites ?? []).map((inv) => (
-        <div class="invite" role="status" data-testid="party-invite">
+        <div class="invite" role="status" data-testid="invitation-row">
           <span>
             <strong>{inv.leaderDisplayName}</strong> invites you to a party
           </span>
-          <button class="primary small" onClick={() => act(() => lobby.acceptPartyInvite({ partyId: inv.partyId }))} data-testid="party-accept">
+          <button class="primary small" onClick={() => act(() => lobby.acceptPartyInvite({ partyId: inv.partyId }))} data-testid="invitation-accept">
             Accept
           </button>
-          <button class="small" onClick={() => act(() => lobby.declinePartyInvite({ partyId: inv.partyId }))} data-testid="party-decline">
+          <button class="small" onClick={() => act(() => lobby.declinePartyInvite({ partyId: inv.partyId }))} data-testid="invitation-decline">
             Decline
           </button>
         </div>
@@ -77,8 +76,8 @@ export function Parties(props: { title: Title }) {
       )}
       {(!p || p.leaderPlayerId === me?.playerId) && (
         <div class="row">
-          <input placeholder="player id to invite" aria-label="Player id to invite" value={invitee} onInput={(e) => setInvitee((e.target as HTMLInputElement).value)} data-testid="party-invitee" />
-          <button onClick={() => act(() => lobby.inviteToParty({ playerId: invitee.trim() }).then(() => setInvitee("")))} disabled={!invitee.trim()} data-testid="party-invite-send">
+          <input placeholder="player id to invite" aria-label="Player id to invite" value={invitee} onInput={(e) => setInvitee((e.target as HTMLInputElement).value)} data-testid="invite-player-input" />
+          <button onClick={() => act(() => lobby.inviteToParty({ playerId: invitee.trim() }).then(() => setInvitee("")))} disabled={!invitee.trim()} data-testid="invite-send">
             Invite
           </button>
         </div>

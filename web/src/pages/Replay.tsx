@@ -115,17 +115,21 @@ export function ReplayPage(props: { gameId: string; token: string | null }) {
   if (error) return <main class="page"><p class="error" role="alert" data-testid="replay-error">{error}</p></main>;
   if (!frame || !cat || !replay) return <main class="page" data-testid="replay-loading"><p class="muted">Loading the replay… {frames.length ? `${frames.length} versions` : ""}</p></main>;
   const last = frames.length - 1;
+  const jump = (v: number) => {
+    const i = frames.findIndex((f) => f.version >= v);
+    setAt(i < 0 ? last : i);
+  };
   const action = replay.actions.find((a) => Number(a.version) === frame.version);
   const header = (
     <>
       <h1 class="game-title">
         Replay: {titleOf(replay.rulesId || replay.game).name} <span class="muted">{replay.variant}</span>
       </h1>
-      <div class="replay-controls" data-testid="replay-controls" role="group" aria-label="Replay controls">
+      <div class="replay-controls" data-testid="replay-viewer" data-version={String(frame.version)} data-last-version={String(frames[last].version)} data-loaded={done ? "true" : "false"} role="group" aria-label="Replay controls">
         <button class="small" onClick={() => setAt(0)} disabled={at === 0} aria-label="First version" data-testid="replay-first">⏮</button>
-        <button class="small" onClick={() => setAt(Math.max(0, at - 1))} disabled={at === 0} aria-label="Step back" data-testid="replay-back">◀</button>
+        <button class="small" onClick={() => setAt(Math.max(0, at - 1))} disabled={at === 0} aria-label="Step back" data-testid="replay-prev">◀</button>
         <button class="small" onClick={() => setPlaying(!playing)} aria-pressed={playing} data-testid="replay-play">{playing ? "Pause" : "Play"}</button>
-        <button class="small" onClick={() => setAt(Math.min(last, at + 1))} disabled={at >= last} aria-label="Step forward" data-testid="replay-forward">▶</button>
+        <button class="small" onClick={() => setAt(Math.min(last, at + 1))} disabled={at >= last} aria-label="Step forward" data-testid="replay-next">▶</button>
         <button class="small" onClick={() => setAt(last)} disabled={at >= last} aria-label="Last version" data-testid="replay-last">⏭</button>
         <input type="range" min={0} max={last} value={at} aria-label="Version" onInput={(e) => setAt(Number((e.target as HTMLInputElement).value))} data-testid="replay-slider" />
         <label class="inline">
@@ -136,18 +140,17 @@ export function ReplayPage(props: { gameId: string; token: string | null }) {
             min={frames[0].version}
             max={frames[last].version}
             value={frame.version}
-            data-testid="replay-version"
-            onChange={(e) => {
-              const v = Number((e.target as HTMLInputElement).value);
-              const i = frames.findIndex((f) => f.version >= v);
-              setAt(i < 0 ? last : i);
+            data-testid="replay-jump"
+            onKeyDown={(e) => {
+              if (e.key === "Enter") jump(Number((e.target as HTMLInputElement).value));
             }}
+            onChange={(e) => jump(Number((e.target as HTMLInputElement).value))}
           />
           / {frames[last].version}
           {!done && " (loading…)"}
         </label>
         {passes.length > 1 && (
-          <select aria-label="See the view of" value={passIdx} onChange={(e) => setPassIdx(Number((e.target as HTMLSelectElement).value))} data-testid="replay-viewer">
+          <select aria-label="See the view of" value={passIdx} onChange={(e) => setPassIdx(Number((e.target as HTMLSelectElement).value))} data-testid="replay-seat">
             {passes.map((p, i) => (
               <option value={i}>{p.label}</option>
             ))}
