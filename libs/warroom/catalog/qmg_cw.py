@@ -133,19 +133,22 @@ def tracks() -> list[pb.Track]:
 
 
 VIEW_FIELDS = (
-    ("seats[].hand", "card", "card ids (Card.id)"),
+    ("seats[].hand", "card", "card ids (Card.id); only in the viewer's own seat"),
     ("seats[].discard_up", "card", "card ids"),
-    ("seats[].discard_down", "card", "card ids"),
+    ("seats[].discard_down", "card", "card ids (the viewer's own)"),
     ("seats[].prepared", "card", "card ids"),
-    ("seats[].espionage", "card", "card ids"),
-    ("seats[].opening", "card", "card ids"),
-    ("seats[].deck", "card", "card ids"),
-    ("seats[].bloc", "side", "bloc index (Side.index of a bloc)"),
-    ("seats[].colour", "side", "deck colour index (Side.index of a deck), -1 for a whole bloc"),
-    ("pieces", "piece_code", "space_index * 32 + PieceType.code (nat * 4 + kind)"),
-    ("organic", "piece_code", "as pieces"),
-    ("tokens", "piece_code", "space_index * 8 + nationality index (supply token PieceType.code)"),
+    ("seats[].espionage", "card", "card ids (the viewer's own)"),
+    ("seats[].opening", "card", "card ids (the viewer's own)"),
+    ("seats[].deck", "card", "card ids left in the viewer's own deck, sorted"),
+    ("seats[].bloc", "side_index:bloc", "bloc (Side.index of a bloc)"),
+    ("seats[].colour", "side_index:deck", "deck colour (Side.index of a deck), -1 whole bloc"),
+    ("pieces", "piece_code", "space_index * 32 + PieceType.code (nationality * 4 + kind)"),
+    ("organic", "piece_code", "as pieces: the pieces built this turn"),
+    ("tokens", "token_code", "space_index * 8 + nationality (supply token PieceType.code)"),
     ("last_space", "space_index", "Space.index, -1 when none"),
+    ("vp", "per_side:bloc", "VPs of each bloc, by Side.index"),
+    ("stack[].card", "card", "the card a pending step resolves, -1 none"),
+    ("stack[].space", "space_index", "the space of a pending step, -1 none"),
 )
 
 

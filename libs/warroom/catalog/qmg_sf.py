@@ -176,21 +176,18 @@ VIEW_FIELDS = (
     ("own_discards", "card", "card ids"),
     ("revealed[].values", "card", "card ids, per side"),
     ("contingency[].card", "card", "Contingency card id (faces[0] Initial, faces[1] Second)"),
-    (
-        "public.contingency",
-        "card",
-        "map key: Contingency card id; value: 0 Initial, 1 Second, 2 gone",
-    ),
-    (
-        "public.loc",
-        "space_index",
-        "one entry per piece (PieceType.piece_ids): Space.index, -1 off board",
-    ),
-    ("public.on", "piece", "one entry per piece: the carrying piece number, -1"),
-    ("public.control", "side", "one entry per space: side index, -1 neutral, -2 water"),
-    ("public.minor", "side", "one entry per minor country (Region.index): side index, -1 neutral"),
-    ("public.mcf", "space_index", "one entry per space (Space.index): minor force counters left"),
-    ("public.active", "side", "side index of the active player"),
+    ("public.contingency", "card", "key: Contingency card id; value: 0 Initial, 1 Second, 2 gone"),
+    ("public.loc", "per_piece", "one entry per piece number (PieceType.piece_ids)"),
+    ("public.loc", "space_index", "the piece's space (Space.index), -1 off the board"),
+    ("public.on", "per_piece", "one entry per piece number"),
+    ("public.on", "piece", "the fleet or carrier carrying it, -1 none"),
+    ("public.control", "per_space", "one entry per space, by Space.index"),
+    ("public.control", "side_index:side", "controlling side, -1 neutral, -2 water"),
+    ("public.minor", "per_region:minor_country", "one entry per minor country, by Region.index"),
+    ("public.minor", "side_index:side", "side the minor country joined, -1 neutral"),
+    ("public.mcf", "per_space", "minor country force counters left on each space"),
+    ("public.vp", "per_side:side", "VPs of each side, by Side.index"),
+    ("public.active", "side_index:side", "the active side"),
 )
 
 
