@@ -10,7 +10,9 @@ from typing import Any, TypeVar
 import grpc
 from grpc_status import rpc_status
 
+from services.common import validation
 from services.common.auth import is_service_call
+from services.common.errors import RpcError
 from services.common.logging import get_logger
 from services.common.settings import Settings
 from services.game import errors, metrics
@@ -29,10 +31,32 @@ def _latency(method: str) -> Any:
     return metrics.LATENCY.labels(method)
 
 
-async def _abort(context: grpc.aio.ServicerContext[Any, Any], error: errors.GameError) -> None:
+async def _abort(context: grpc.aio.ServicerContext[Any, Any], error: RpcError) -> None:
     metrics.REJECTS.labels(error.reason).inc()
-    status = rpc_status.to_status(error.status())
+    status = rpc_status.to_status(error.status(errors.DOMAIN))
     await context.abort(status.code, status.details, status.trailing_metadata)
+
+
+def _check_create(request: game_pb2.CreateGameRequest) -> None:
+    """Edge validation of CreateGame: a known game, clean options and names, and a bot
+    every bot seat's spec names that can play the game (a seat nothing can play would
+    stall the game forever)."""
+    game = validation.check_game(request.game, request.rules_id)
+    validation.check_options(request.options)
+    validation.check_text(request.variant, "variant", validation.OPTION_MAX)
+    validation.check_text(request.request_id, "request_id", 128)
+    for index, seat in enumerate(request.seats):
+        field = f"seats[{index}]"
+        validation.check_text(seat.player_id, f"{field}.player_id", validation.ID_MAX)
+        validation.check_text(seat.display_name, f"{field}.display_name", 64)
+        if seat.bot.kind or seat.bot.difficulty:
+            if not seat.bot.kind:
+                raise validation.invalid(
+                    "MISSING_FIELD", f"seat {index}: a bot seat needs bot.kind", f"{field}.bot"
+                )
+            validation.check_bot(seat.bot.kind, seat.bot.difficulty, game, f"{field}.bot")
+        if seat.HasField("clock"):
+            validation.check_clock(seat.clock, game, f"{field}.clock")
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
@@ -51,7 +75,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         started = time.perf_counter()
         try:
             return await call()
-        except errors.GameError as error:
+        except RpcError as error:
             await _abort(context, error)
             raise AssertionError("unreachable") from None
         finally:
@@ -73,7 +97,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     ) -> game_pb2.CreateGameResponse:
         """Create a game (service credential)."""
         await self._internal(context, "CreateGame")
-        return await self._run("CreateGame", context, lambda: self.authority.create(request))
+
+        async def call() -> game_pb2.CreateGameResponse:
+            _check_create(request)
+            return await self.authority.create(request)
+
+        return await self._run("CreateGame", context, call)
 
     async def GetView(
         self, request: game_pb2.GetViewRequest, context: grpc.aio.ServicerContext[Any, Any]
@@ -92,6 +121,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         """Apply one option durably."""
 
         async def call() -> game_pb2.SubmitActionResponse:
+            validation.check_text(request.idempotency_key, "idempotency_key", 128)
             version, view = await self.authority.submit(
                 request.game_id,
                 request.token,
@@ -146,7 +176,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     ) -> game_pb2.ListGamesResponse:
         """Admin listing (service credential)."""
         await self._internal(context, "ListGames")
-        return await self._run("ListGames", context, lambda: self.authority.list_games(request))
+
+        async def call() -> game_pb2.ListGamesResponse:
+            validation.check_game(request.game, request.rules_id, required=False)
+            return await self.authority.list_games(request)
+
+        return await self._run("ListGames", context, call)
 
 
 def register(servicer: GameServicer) -> Callable[[grpc.aio.Server], None]:

@@ -35,6 +35,18 @@ class LobbySettings(BaseSettings):
     window_max: float = 50.0
     accept_fewer_after_s: float = 15.0
     max_party: int = 6
+    # A party invitation lapses after this.
+    party_invite_ttl_s: int = 3600
+    # Matchmade games may be watched (public view only) and are listed by ListLiveGames.
+    watch_matchmade: bool = True
+    # ListMyGames: finished games of the last this many days (include_finished).
+    recent_games_days: int = 14
+    # ListMyGames asks the authority about at most this many games at once.
+    live_info_concurrency: int = 16
+    # Public endpoints announced by GetEndpoints and Login (empty: host and port settings).
+    bots_endpoint: str = ""
+    lobby_endpoint: str = ""
+    web_url: str = ""
     default_fill_bot_kind: str = "heuristic"
     default_fill_bot_difficulty: str = "intermediate"
     # WatchTicket sends a SEARCHING update at least this often.

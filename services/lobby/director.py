@@ -287,7 +287,7 @@ class Director:
                 (mid, response.game_id, proposal.variant, self.assignments(proposal, response))
             )
         try:
-            await asyncio.to_thread(self.store.record_matches, records)
+            await asyncio.to_thread(self.store.record_matches, records, self.lobby.watch_matchmade)
         except Exception:
             log.exception("recording matches failed")
             return []

@@ -1,4 +1,5 @@
-"""Lobby tables: players, credentials, ratings, lobby tables and their seats, match results."""
+"""Lobby tables: players, credentials, ratings, lobby tables and their seats, match results,
+parties and their members."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -84,6 +86,9 @@ class TableRow(Base):
     fill_bot: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     status: Mapped[str] = mapped_column(String(16))
     game_id: Mapped[str | None] = mapped_column(String(64), unique=True)
+    # The CreateGame request id the game was created with (asking again with it returns the
+    # game's seat tokens: how an owner recovers a seat; the lobby keeps only digests).
+    game_request_id: Mapped[str | None] = mapped_column(String(128))
     spectator_token: Mapped[str | None] = mapped_column(String(256))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -97,7 +102,7 @@ class TableRow(Base):
 
 
 class SeatRow(Base):
-    """One seat of a lobby table: its side and team, the player or bot, the seat token."""
+    """One seat of a lobby table: its side and team, the player or bot, the seat token digest."""
 
     __tablename__ = "lobby_seats"
     __table_args__ = (UniqueConstraint("table_id", "index"),)
@@ -113,7 +118,8 @@ class SeatRow(Base):
     bot_difficulty: Mapped[str | None] = mapped_column(String(32))
     # The rules automate this seat (never offered to players).
     automated: Mapped[bool] = mapped_column(Boolean, default=False)
-    seat_token: Mapped[str | None] = mapped_column(String(256))
+    # SHA-256 (hex) of the seat token: the token itself is never stored.
+    seat_token_digest: Mapped[str | None] = mapped_column(String(64))
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 
@@ -130,3 +136,46 @@ class MatchResultRow(Base):
     # Rating changes applied: rater id -> [mu before, mu after].
     changes: Mapped[dict[str, Any]] = mapped_column(JSON)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PartyRow(Base):
+    """A party: players who queue together; its leader invites and queues it."""
+
+    __tablename__ = "lobby_parties"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    leader_player_id: Mapped[str] = mapped_column(
+        ForeignKey("lobby_players.id", ondelete="CASCADE")
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PartyMemberRow(Base):
+    """A member of a party (accepted) or an invitation waiting for the player's answer.
+
+    A player belongs to at most one party (a partial unique index on accepted rows) but may
+    hold invitations from several.
+    """
+
+    __tablename__ = "lobby_party_members"
+    __table_args__ = (
+        Index(
+            "uq_lobby_party_members_member",
+            "player_id",
+            unique=True,
+            postgresql_where=text("accepted"),
+            sqlite_where=text("accepted"),
+        ),
+    )
+
+    party_id: Mapped[str] = mapped_column(
+        ForeignKey("lobby_parties.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("lobby_players.id", ondelete="CASCADE"), primary_key=True
+    )
+    accepted: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Invited at (pending) or joined at (accepted).
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # A pending invitation lapses then (None once accepted).
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

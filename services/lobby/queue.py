@@ -486,6 +486,12 @@ class TicketQueue:
             return None
         return {_s(k): _s(v) for k, v in raw.items()}
 
+    async def player_ticket(self, player_id: str) -> str | None:
+        """The player's last ticket id while its key lasts (active, or matched and kept),
+        whatever its status."""
+        value = await self.redis.get(f"{self.prefix}player:{player_id}")
+        return None if value is None else _s(value)
+
     async def active_ticket(self, player_id: str) -> str | None:
         """The player's active ticket id, if any."""
         value = await self.redis.get(f"{self.prefix}player:{player_id}")

@@ -19,9 +19,12 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
+from services.common.auth import token_digest
 from services.common.db import session_factory
+from services.common.validation import check_text
 from services.lobby.auth import hash_password, verify_password
 from services.lobby.errors import (
+    Aborted,
     FailedPrecondition,
     InvalidArgument,
     NotFound,
@@ -45,6 +48,7 @@ STARTED = "started"
 FINISHED = "finished"
 CLOSED = "closed"
 NAME_MAX = 32
+PASSWORD_MAX = 256
 
 
 def now() -> datetime:
@@ -53,13 +57,15 @@ def now() -> datetime:
 
 
 def _clean_name(name: str) -> str:
+    check_text(name, "name", 4 * NAME_MAX)
     name = " ".join(name.split())
     if not name:
-        raise InvalidArgument("name is empty")
-    if len(name) > NAME_MAX:
-        raise InvalidArgument(f"name is longer than {NAME_MAX} characters")
+        raise InvalidArgument("MISSING_FIELD", "name is empty", "name")
+    check_text(name, "name", NAME_MAX)
     if name.lower().startswith("bot:"):
-        raise InvalidArgument("names starting with 'bot:' are reserved for bots")
+        raise InvalidArgument(
+            "RESERVED_NAME", "names starting with 'bot:' are reserved for bots", "name"
+        )
     return name
 
 
@@ -112,7 +118,9 @@ class LobbyStore:
         display = _clean_name(name)
         if not password:
             if register:
-                raise InvalidArgument("registering needs a password")
+                raise InvalidArgument(
+                    "PASSWORD_REQUIRED", "registering needs a password", "password"
+                )
             with self.sessions.begin() as session:
                 player = PlayerRow(
                     id=f"g-{uuid.uuid4().hex[:16]}",
@@ -124,14 +132,19 @@ class LobbyStore:
                 session.add(player)
             return player
         if len(password) < 8:
-            raise InvalidArgument("password must have at least 8 characters")
+            raise InvalidArgument(
+                "WEAK_PASSWORD", "password must have at least 8 characters", "password"
+            )
+        check_text(password, "password", PASSWORD_MAX)
         account = display.lower()
         with self.sessions() as session:
             existing = session.scalar(select(PlayerRow).where(PlayerRow.account == account))
             credential = session.get(CredentialRow, existing.id) if existing is not None else None
         if existing is None:
             if not register:
-                raise Unauthenticated(f"no account named {display!r}; set register to create it")
+                raise Unauthenticated(
+                    "NO_SUCH_ACCOUNT", f"no account named {display!r}; set register to create it"
+                )
             digest = hash_password(password)
             try:
                 with self.sessions.begin() as session:
@@ -150,9 +163,11 @@ class LobbyStore:
                     )
                 return player
             except IntegrityError:
-                raise FailedPrecondition(f"account {display!r} was just taken") from None
+                raise FailedPrecondition(
+                    "ACCOUNT_TAKEN", f"account {display!r} was just taken"
+                ) from None
         if credential is None or not verify_password(credential.password_hash, password):
-            raise Unauthenticated(f"wrong password for {display!r}")
+            raise Unauthenticated("WRONG_PASSWORD", f"wrong password for {display!r}")
         return existing
 
     def player(self, player_id: str) -> tuple[PlayerRow, list[RatingRow]]:
@@ -160,7 +175,7 @@ class LobbyStore:
         with self.sessions() as session:
             player = session.get(PlayerRow, player_id)
             if player is None:
-                raise NotFound(f"unknown player {player_id}")
+                raise NotFound("PLAYER_NOT_FOUND", f"unknown player {player_id}")
             ratings = list(
                 session.scalars(
                     select(RatingRow)
@@ -221,12 +236,12 @@ class LobbyStore:
             return {r.player_id: SkillRating(r.mu, r.sigma, r.games) for r in rows}
 
     def leaderboard(self, game: str, offset: int, limit: int) -> list[tuple[PlayerRow, RatingRow]]:
-        """Ratings of one game by ordinal, best first."""
+        """Ratings of one game by ordinal, best first (guests are not listed)."""
         with self.sessions() as session:
             rows = session.execute(
                 select(PlayerRow, RatingRow)
                 .join(RatingRow, RatingRow.player_id == PlayerRow.id)
-                .where(RatingRow.game == game)
+                .where(RatingRow.game == game, PlayerRow.guest.is_(False))
                 .order_by(RatingRow.ordinal.desc(), PlayerRow.id)
                 .offset(offset)
                 .limit(limit)
@@ -295,7 +310,7 @@ class LobbyStore:
                 .options(selectinload(TableRow.seats))
             )
             if table is None:
-                raise NotFound(f"unknown table {table_id}")
+                raise NotFound("TABLE_NOT_FOUND", f"unknown table {table_id}")
             return table
 
     def table_by_game(self, game_id: str) -> TableRow | None:
@@ -344,7 +359,7 @@ class LobbyStore:
             .options(selectinload(TableRow.seats))
         )
         if table is None:
-            raise NotFound(f"unknown table {table_id}")
+            raise NotFound("TABLE_NOT_FOUND", f"unknown table {table_id}")
         return table
 
     def join_table(
@@ -360,17 +375,21 @@ class LobbyStore:
                 (invite_code or "").encode(), (table.invite_code or "").encode()
             ):
                 raise PermissionDenied(
+                    "WRONG_INVITE_CODE" if invite_code else "INVITE_CODE_REQUIRED",
                     f"table {table_id} is private: "
-                    + ("wrong invite code" if invite_code else "an invite code is required")
+                    + ("wrong invite code" if invite_code else "an invite code is required"),
                 )
-            if table.status != OPEN:
-                raise FailedPrecondition(f"table {table_id} is {table.status}, not open")
+            _check_open(table)
             free = [s for s in table.seats if _open(s)]
             if not free:
-                raise FailedPrecondition(f"table {table_id} is full")
+                raise FailedPrecondition("TABLE_FULL", f"table {table_id} is full")
             if side and not any(s.side == side for s in table.seats):
                 sides = ", ".join(s.side for s in table.seats)
-                raise InvalidArgument(f"table {table_id} has no side {side!r} (sides: {sides})")
+                raise InvalidArgument(
+                    "UNKNOWN_SIDE",
+                    f"table {table_id} has no side {side!r} (sides: {sides})",
+                    "side_preference",
+                )
             seat = next((s for s in free if s.side == side), free[0])
             seat.player_id = player.id
             seat.display_name = player.display_name
@@ -383,9 +402,12 @@ class LobbyStore:
             table = self._locked(session, table_id)
             seat = next((s for s in table.seats if s.player_id == player_id), None)
             if seat is None:
-                raise FailedPrecondition(f"you do not sit at table {table_id}")
-            if table.status != OPEN:
-                raise FailedPrecondition(f"table {table_id} is {table.status}; resign in the game")
+                raise FailedPrecondition("NOT_SEATED", f"you do not sit at table {table_id}")
+            if table.status == STARTED:
+                raise FailedPrecondition(
+                    "TABLE_STARTED", f"table {table_id} has started; resign in the game instead"
+                )
+            _check_open(table)
             seat.player_id = None
             seat.display_name = None
             if table.host_player_id == player_id:
@@ -400,10 +422,7 @@ class LobbyStore:
     def check_start(self, table_id: str, player_id: str) -> TableRow:
         """The table if `player_id` may start it now."""
         table = self.table(table_id)
-        if table.host_player_id != player_id:
-            raise PermissionDenied(f"only the host may start table {table_id}")
-        if table.status != OPEN:
-            raise FailedPrecondition(f"table {table_id} is already {table.status}")
+        check_startable(table, player_id)
         return table
 
     def mark_started(
@@ -414,23 +433,27 @@ class LobbyStore:
         fill: BotChoice,
         tokens: Sequence[str],
         spectator_token: str,
+        request_id: str = "",
     ) -> TableRow:
-        """Record a started game: empty seats become `fill` bots, every seat gets its token.
+        """Record a started game: empty seats become `fill` bots, every seat keeps its
+        token's digest, the table the CreateGame request id (to recover the tokens).
 
-        FailedPrecondition when the table changed since `version` was read.
+        ABORTED TABLE_CHANGED when the table changed since `version` was read.
         """
         with self.sessions.begin() as session:
             table = self._locked(session, table_id)
             if table.status != OPEN or table.version != version:
-                raise FailedPrecondition(
-                    f"table {table_id} changed while starting ({table.status}); start it again"
+                raise Aborted(
+                    "TABLE_CHANGED",
+                    f"table {table_id} changed while starting ({table.status}); start it again",
                 )
             for seat, token in zip(table.seats, tokens, strict=True):
                 if _open(seat):
                     seat.bot_kind, seat.bot_difficulty = fill.kind, fill.difficulty
-                seat.seat_token = token
+                seat.seat_token_digest = _digest(token)
             table.status = STARTED
             table.game_id = game_id
+            table.game_request_id = request_id or None
             table.spectator_token = spectator_token or None
             table.started_at = now()
             table.version += 1
@@ -445,8 +468,10 @@ class LobbyStore:
         seats: Sequence[SeatPlan],
         tokens: Sequence[str],
         spectator_token: str = "",
+        watchable: bool = True,
     ) -> TableRow:
-        """A matchmade game as a started private table (idempotent on the match id)."""
+        """A matchmade game as a started private table, watchable unless `watchable` is
+        off (idempotent on the match id)."""
         with self.sessions() as session:
             existing = session.get(TableRow, match_id)
         if existing is not None:
@@ -460,11 +485,12 @@ class LobbyStore:
                 host_player_id=None,
                 source="match",
                 private=True,
-                allow_spectators=False,
+                allow_spectators=watchable,
                 clock={},
                 fill_bot={},
                 status=STARTED,
                 game_id=game_id,
+                game_request_id=match_request_id(match_id),
                 spectator_token=spectator_token or None,
                 created_at=now(),
                 started_at=now(),
@@ -473,11 +499,11 @@ class LobbyStore:
             session.add(table)
             for plan, token in zip(seats, tokens, strict=True):
                 row = _seat_row(plan)
-                row.seat_token = token
+                row.seat_token_digest = _digest(token)
                 table.seats.append(row)
         return self.table(match_id)
 
-    def record_matches(self, records: Sequence[MatchRecord]) -> None:
+    def record_matches(self, records: Sequence[MatchRecord], watchable: bool = True) -> None:
         """Many matchmade games in one transaction (each as a started private table).
 
         On PostgreSQL the tables and seats go in as two COPY streams built as text; a
@@ -489,7 +515,7 @@ class LobbyStore:
             with self.sessions.begin() as session:
                 connection = session.connection()
                 if connection.dialect.name == "postgresql":
-                    tables, seats = _match_copy_text(records, now())
+                    tables, seats = _match_copy_text(records, now(), watchable)
                     raw: Any = connection.connection.driver_connection
                     with raw.cursor() as cursor:
                         with cursor.copy(_COPY_TABLES) as copy:
@@ -497,13 +523,20 @@ class LobbyStore:
                         with cursor.copy(_COPY_SEATS) as copy:
                             copy.write(seats)
                 else:
-                    table_rows, seat_rows = _match_rows(records, now())
+                    table_rows, seat_rows = _match_rows(records, now(), watchable)
                     session.execute(insert(TableRow), table_rows)
                     session.execute(insert(SeatRow), seat_rows)
         except (IntegrityError, psycopg.IntegrityError):
             for r in records:
                 self.record_match(
-                    r.match_id, r.game, r.variant, r.game_id, r.seats, r.tokens, r.spectator_token
+                    r.match_id,
+                    r.game,
+                    r.variant,
+                    r.game_id,
+                    r.seats,
+                    r.tokens,
+                    r.spectator_token,
+                    watchable,
                 )
 
     def close(self, table_id: str, reason: str) -> None:
@@ -613,12 +646,12 @@ class LobbyStore:
 
 _TABLE_COLUMNS = (
     "id, game, variant, options, host_player_id, source, private, invite_code,"
-    " allow_spectators, clock, fill_bot, status, game_id, spectator_token, created_at,"
-    " started_at, version"
+    " allow_spectators, clock, fill_bot, status, game_id, game_request_id, spectator_token,"
+    " created_at, started_at, version"
 )
 _SEAT_COLUMNS = (
     'table_id, "index", side, team, player_id, display_name, bot_kind, bot_difficulty,'
-    " automated, seat_token"
+    " automated, seat_token_digest"
 )
 _COPY_TABLES = f"COPY {TableRow.__tablename__} ({_TABLE_COLUMNS}) FROM STDIN"
 _COPY_SEATS = f"COPY {SeatRow.__tablename__} ({_SEAT_COLUMNS}) FROM STDIN"
@@ -634,17 +667,21 @@ def _text(value: str | None) -> str:
     return value
 
 
-def _match_copy_text(records: Sequence[MatchRecord], stamp: datetime) -> tuple[str, str]:
+def _match_copy_text(
+    records: Sequence[MatchRecord], stamp: datetime, watchable: bool
+) -> tuple[str, str]:
     """The COPY text of matchmade tables and their seats."""
     when = stamp.isoformat()
+    spectators = "t" if watchable else "f"
     tables: list[str] = []
     seats: list[str] = []
     for r in records:
         mid = _text(r.match_id)
+        request = _text(match_request_id(r.match_id))
         tables.append(
-            f"{mid}\t{_text(r.game)}\t{_text(r.variant)}\t{{}}\t\\N\tmatch\tt\t\\N\tf\t{{}}\t{{}}"
-            f"\t{STARTED}\t{_text(r.game_id)}\t{_text(r.spectator_token or None)}\t{when}"
-            f"\t{when}\t1\n"
+            f"{mid}\t{_text(r.game)}\t{_text(r.variant)}\t{{}}\t\\N\tmatch\tt\t\\N"
+            f"\t{spectators}\t{{}}\t{{}}\t{STARTED}\t{_text(r.game_id)}\t{request}"
+            f"\t{_text(r.spectator_token or None)}\t{when}\t{when}\t1\n"
         )
         for p, token in zip(r.seats, r.tokens, strict=True):
             bot = p.bot
@@ -652,13 +689,13 @@ def _match_copy_text(records: Sequence[MatchRecord], stamp: datetime) -> tuple[s
                 f"{mid}\t{p.index}\t{_text(p.side)}\t{_text(p.team)}\t{_text(p.player_id)}"
                 f"\t{_text(p.display_name)}\t{_text(bot.kind if bot else None)}"
                 f"\t{_text(bot.difficulty if bot else None)}\t{'t' if p.automated else 'f'}"
-                f"\t{_text(token)}\n"
+                f"\t{_text(_digest(token))}\n"
             )
     return "".join(tables), "".join(seats)
 
 
 def _match_rows(
-    records: Sequence[MatchRecord], stamp: datetime
+    records: Sequence[MatchRecord], stamp: datetime, watchable: bool
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Matchmade tables and their seats as row dicts (the portable bulk INSERT)."""
     tables: list[dict[str, Any]] = [
@@ -671,11 +708,12 @@ def _match_rows(
             "source": "match",
             "private": True,
             "invite_code": None,
-            "allow_spectators": False,
+            "allow_spectators": watchable,
             "clock": {},
             "fill_bot": {},
             "status": STARTED,
             "game_id": r.game_id,
+            "game_request_id": match_request_id(r.match_id),
             "spectator_token": r.spectator_token or None,
             "created_at": stamp,
             "started_at": stamp,
@@ -694,12 +732,36 @@ def _match_rows(
             "bot_kind": p.bot.kind if p.bot else None,
             "bot_difficulty": p.bot.difficulty if p.bot else None,
             "automated": p.automated,
-            "seat_token": token,
+            "seat_token_digest": _digest(token),
         }
         for r in records
         for p, token in zip(r.seats, r.tokens, strict=True)
     ]
     return tables, seats
+
+
+def _digest(token: str | None) -> str | None:
+    """The stored digest of a seat token (None for a seat without one, e.g. a bot's)."""
+    return token_digest(token) if token else None
+
+
+def match_request_id(match_id: str) -> str:
+    """The CreateGame request id of a matchmade game."""
+    return f"match:{match_id}"
+
+
+def check_startable(table: TableRow, player_id: str) -> None:
+    """NOT_HOST unless `player_id` hosts the table; TABLE_STARTED/TABLE_CLOSED unless open."""
+    if table.host_player_id != player_id:
+        raise PermissionDenied("NOT_HOST", f"only the host may start table {table.id}")
+    _check_open(table)
+
+
+def _check_open(table: TableRow) -> None:
+    if table.status in (STARTED, FINISHED):
+        raise FailedPrecondition("TABLE_STARTED", f"table {table.id} is already {table.status}")
+    if table.status != OPEN:
+        raise FailedPrecondition("TABLE_CLOSED", f"table {table.id} is {table.status}")
 
 
 def _open(seat: SeatRow) -> bool:

@@ -154,5 +154,35 @@ def _bot_choice(view: game_pb2.SeatView, seat: int, rules_id: str, spec: common_
     return str(choice.option_id)
 
 
+async def table_tokens(h: Harness, table_id: str) -> list[str]:
+    """Every seat token of a started table: the humans' recovered from the authority (the
+    lobby keeps digests only), the bots' derived."""
+    from services.common.auth import bot_seat_token
+
+    table = h.node.lobby.store.table(table_id)
+    assert table.game_id
+    humans = await h.node.lobby.servicer._recover_tokens(table)
+    key = (
+        h.settings.bot_token_key() if hasattr(h.settings, "bot_token_key") else h.settings.secret()
+    )
+    return [humans[s.index] or bot_seat_token(key, table.game_id, s.index) for s in table.seats]
+
+
+def reason_of(error: Any) -> str:
+    """The ErrorInfo reason of a refused call ("" when it carries none)."""
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+
+    status = rpc_status.from_call(error)
+    if status is None:
+        return ""
+    for detail in status.details:
+        info = error_details_pb2.ErrorInfo()
+        if detail.Is(info.DESCRIPTOR):
+            detail.Unpack(info)
+            return str(info.reason)
+    return ""
+
+
 def code_of(error: Any) -> grpc.StatusCode:
     return error.code()  # type: ignore[no-any-return]

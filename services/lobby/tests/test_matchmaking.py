@@ -9,7 +9,7 @@ from typing import Any
 import grpc
 import pytest
 
-from services.lobby.tests.harness import Harness, Player, play_to_end
+from services.lobby.tests.harness import Harness, Player, play_to_end, table_tokens
 from warroom.v1 import common_pb2, game_pb2, lobby_pb2
 
 NCW = common_pb2.GAME_KIND_NEW_COLD_WAR
@@ -62,9 +62,24 @@ async def test_four_players_matched_into_one_ncw_game(harness: Harness) -> None:
     await enqueue(h, players[0], variants=["4p"])
 
 
+async def form_party(h: Harness, leader: Player, *members: Player) -> str:
+    """Invite each member into the leader's party and have them accept; the party id."""
+    party_id = ""
+    for member in members:
+        invited = await h.stub.InviteToParty(
+            lobby_pb2.InviteToPartyRequest(player_id=member.player_id), metadata=leader.md
+        )
+        party_id = invited.party.party_id
+        await h.stub.AcceptPartyInvite(
+            lobby_pb2.AcceptPartyInviteRequest(party_id=party_id), metadata=member.md
+        )
+    return party_id
+
+
 async def test_party_of_two_sits_in_one_bloc(harness: Harness) -> None:
     h = harness
     a, b, c, d = [await h.login() for _ in range(4)]
+    await form_party(h, a, b)
     party = await enqueue(h, a, variants=["4p"], party_player_ids=[b.player_id])
     await enqueue(h, c, variants=["4p"])
     await enqueue(h, d, variants=["4p"])
@@ -106,6 +121,7 @@ async def test_one_active_ticket_per_player(harness: Harness) -> None:
     assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert "already queued" in (info.value.details() or "")
     # a party with a queued member is refused too, and nothing changes
+    await form_party(h, b, a)
     with pytest.raises(grpc.aio.AioRpcError) as info:
         await enqueue(h, b, party_player_ids=[a.player_id])
     assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
@@ -156,12 +172,8 @@ async def test_lone_player_with_bots_plays_to_the_end(harness: Harness) -> None:
     assert table is not None
     bots = [s for s in table.seats if s.player_id is None]
     assert [(s.bot_kind, s.bot_difficulty) for s in bots] == [("random", "beginner")]
-    from services.common.auth import bot_seat_token
-
     secret = h.settings.secret()
-    tokens = [
-        s.seat_token or bot_seat_token(secret, assignment.game_id, s.index) for s in table.seats
-    ]
+    tokens = await table_tokens(h, table.id)
     result = await play_to_end(h.authority, assignment.game_id, tokens)
     assert len(result.seats) == 2
     from services.lobby.results import settle_tables
@@ -174,7 +186,6 @@ async def test_lone_player_with_bots_plays_to_the_end(harness: Harness) -> None:
 
 
 async def test_lone_player_with_bots_in_ncw_plays_to_the_end(harness: Harness) -> None:
-    from services.common.auth import bot_seat_token
     from services.lobby.results import settle_tables
 
     h = harness
@@ -195,9 +206,7 @@ async def test_lone_player_with_bots_in_ncw_plays_to_the_end(harness: Harness) -
         ("heuristic", "beginner")
     }
     secret = h.settings.secret()
-    tokens = [
-        s.seat_token or bot_seat_token(secret, assignment.game_id, s.index) for s in table.seats
-    ]
+    tokens = await table_tokens(h, table.id)
     result = await play_to_end(
         h.authority, assignment.game_id, tokens, bots=dict.fromkeys(bot_seats, ("ncw", fill))
     )

@@ -7,9 +7,8 @@ import json
 import grpc
 import pytest
 
-from services.common.auth import bot_seat_token
 from services.lobby.results import settle_tables
-from services.lobby.tests.harness import Harness, play_to_end
+from services.lobby.tests.harness import Harness, play_to_end, table_tokens
 from warroom.v1 import common_pb2, game_pb2, lobby_pb2
 
 NCW = common_pb2.GAME_KIND_NEW_COLD_WAR
@@ -214,9 +213,7 @@ async def test_ratings_move_in_the_right_direction(harness: Harness) -> None:
     )
     game_id = started.table.game_id
     row = h.node.lobby.store.table(table.table_id)
-    tokens = [
-        s.seat_token or bot_seat_token(h.settings.secret(), game_id, s.index) for s in row.seats
-    ]
+    tokens = await table_tokens(h, table.table_id)
     # the host resigns: the other player wins
     host_seat = started.assignment.seat
     await h.authority.stub.Resign(game_pb2.ResignRequest(game_id=game_id, token=tokens[host_seat]))
@@ -258,7 +255,9 @@ async def test_ratings_move_in_the_right_direction(harness: Harness) -> None:
         metadata=host.md,
     )
     ranked = [e.player.player_id for e in board.entries]
-    assert ranked.index(other.player_id) < ranked.index(host.player_id)
+    # guests are rated (their opponents' ratings move) but not listed on the leaderboard
+    assert other.player_id not in ranked and host.player_id not in ranked
+    assert all(not e.player.guest for e in board.entries)
     assert h.node.lobby.store.table(table.table_id).status == "finished"
 
 
