@@ -3,8 +3,9 @@
 
 A `strike` frame removes one enemy piece: pc 0 opens the defender's `defend`
 decision (Air Defense only in a battle, never against an eliminate or an Air
-Strike), pc 2 means the piece was removed (a land battle then opens the
-attacker's "after you battle" window), pc 3 means it survived.
+Strike), pc 2 means the piece was removed, pc 3 means it survived. A land battle
+then opens the attacker's "after you battle in a land space" window either way: the
+Bloc battled, whether or not a reaction saved the piece.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def _strike(state: CwState, frame: Frame, ctx: Ctx) -> None:
         )
         return
     pop(state)
-    if frame.pc == 2 and frame.tag == "battle" and not tables().is_sea[piece_space(frame.piece)]:
+    if frame.tag == "battle" and not tables().is_sea[piece_space(frame.piece)]:
         push(
             state,
             Frame(

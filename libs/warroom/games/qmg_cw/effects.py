@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.games.qmg_cw import board
+from warroom.games.qmg_cw.anytime import freeable, in_card_organic, label, take_organic
 from warroom.games.qmg_cw.content import KINDS, NAT_BLOC, NATS, Card, tables
 from warroom.games.qmg_cw.flow import (
     DECIDE,
@@ -87,9 +88,15 @@ def cost_payable(state: CwState, seat: int, c: Card) -> bool:
         me = c.bloc
         if not any(piece_bloc(p) == me and piece_kind(p) == ARMY for p in state.pieces):
             return False
-    deck = sum(len(state.seats[s].deck) for s in state.bloc_seats(c.bloc))
+    seats = state.bloc_seats(c.bloc)
+    deck = sum(len(state.seats[s].deck) for s in seats)
+    wmds = sum(1 for s in seats for x in state.seats[s].prepared if card(x).type == "wmd")
     for effect in c.effects:
         if effect["op"] == "each_bloc_discard_deck" and deck < int(effect["count"]):
+            return False
+        # "each Bloc must discard a prepared WMD card; if it has none prepared, it must lose
+        # 3 VPs" includes the user: it may not take that penalty for its own card
+        if effect["op"] == "each_bloc_discard_wmd_or_lose_vp" and wmds < 1:
             return False
     return c.target == "none" or bool(affordable_targets(state, c, c.bloc))
 
@@ -288,8 +295,13 @@ def start_effect(state: CwState, effect: dict[str, Any], frame: Frame, ctx: Ctx)
         push(state, Frame("fx_wmd", count=int(effect["max"]), pc=0, **common))
         _need_target(state, frame, common)
     elif op == "each_bloc_discard_deck":
-        for b in range(3):
-            _bloc_discard_deck(state, b, int(effect["count"]), ctx)
+        for b in (2, 1, 0):
+            if state.teamed(b):
+                # "you and your teammate may divide up the discards as you see fit"
+                n = int(effect["count"])
+                push(state, Frame("bloc_deck", bloc=b, mask=state.bloc_mask(b), count=n))
+            else:
+                _bloc_discard_deck(state, b, int(effect["count"]), ctx)
     elif op == "each_bloc_discard_wmd_or_lose_vp":
         for b in (2, 1, 0):
             push(
@@ -379,17 +391,41 @@ def _vp_amount(state: CwState, effect: dict[str, Any], me: int) -> int:
 
 
 def _bloc_discard_deck(state: CwState, bloc: int, count: int, ctx: Ctx) -> int:
-    """A Bloc discards `count` draw-deck cards (teammates alternately); returns the shortfall."""
-    seats = state.bloc_seats(bloc)
-    for _ in range(count):
-        seat = max(seats, key=lambda s: len(state.seats[s].deck))
-        player = state.seats[seat]
-        if not player.deck:
-            return count
-        player.discard_down.append(player.deck.pop(0))
-        count -= 1
+    """A Bloc played by one seat discards `count` draw-deck cards; returns the shortfall."""
+    player = state.seats[state.bloc_seats(bloc)[0]]
+    n = min(count, len(player.deck))
+    player.discard_down.extend(player.deck[:n])
+    del player.deck[:n]
+    if n:
         ctx.irreversible = True
-    return 0
+    return count - n
+
+
+@decision("bloc_deck", "Your Bloc must discard draw deck cards: choose whose deck gives the next")
+def _bloc_deck_options(state: CwState, frame: Frame) -> Options:
+    """Teammates divide a Bloc-wide draw-deck discard as they see fit, one card at a time:
+    either seat with cards in its draw deck gives the next (its top card, face down)."""
+    from warroom.games.qmg_cw.state import seat_bits
+
+    if frame.count <= 0:
+        return {}
+    return {
+        seat: [("dd", "Discard the top card of your draw deck")]
+        for seat in seat_bits(frame.mask)
+        if state.seats[seat].deck
+    }
+
+
+@chooser("bloc_deck")
+def _bloc_deck_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    player = state.seats[seat]
+    player.discard_down.append(player.deck.pop(0))
+    ctx.irreversible = True
+    ctx.log(f"seat {seat} discards a draw deck card")
+    if frame.count <= 1:
+        pop(state)
+    else:
+        update_top(state, count=frame.count - 1)
 
 
 # ---------------------------------------------------------------- effect decisions
@@ -425,14 +461,39 @@ def place_options(state: CwState, frame: Frame, recruit: bool) -> list[tuple[str
     return out
 
 
+def _kinds(frame: Frame) -> tuple[int, ...]:
+    piece = effect_at(frame.card, frame.items)["piece"]
+    return (ARMY, NAVY, AIR) if piece == "any" else (KINDS.index(piece),)
+
+
+def own_turn_extras(state: CwState, frame: Frame, organic: bool) -> list[tuple[str, str]]:
+    """In the owner's own turn: Organic Supply (`organic`: for a build or battle) and freeing
+    a piece of a kind with none left to place."""
+    extras = in_card_organic(state, frame) if organic else []
+    if frame.kind in ("fx_build", "fx_recruit"):
+        extras += freeable(state, frame, card(frame.card).nat, _kinds(frame))
+    return extras
+
+
+def took_extra(state: CwState, seat: int, option: str, ctx: Ctx) -> bool:
+    """Apply an `organic:` or `free:` option; the card's decision stays on top."""
+    if option.startswith("free:"):
+        remove_piece(state, int(option[5:]), ctx)
+        return True
+    return take_organic(state, seat, option, ctx)
+
+
 @decision("fx_build", "Build a piece")
 def _build_options(state: CwState, frame: Frame) -> Options:
     opts = place_options(state, frame, recruit=False)
-    return {frame.owner: [*opts, ("skip", "Do not build")]}
+    extras = own_turn_extras(state, frame, organic=True)
+    return {frame.owner: [*opts, *extras, ("skip", "Do not build")]}
 
 
 @chooser("fx_build")
 def _build_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if took_extra(state, seat, option, ctx):
+        return
     pop(state)
     if option != "skip":
         _, kind, space = option.split(":")
@@ -442,11 +503,14 @@ def _build_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx
 @decision("fx_recruit", "Recruit a piece")
 def _recruit_options(state: CwState, frame: Frame) -> Options:
     opts = place_options(state, frame, recruit=True)
-    return {frame.owner: [*opts, ("skip", "Do not recruit")]}
+    extras = own_turn_extras(state, frame, organic=False)
+    return {frame.owner: [*opts, *extras, ("skip", "Do not recruit")]}
 
 
 @chooser("fx_recruit")
 def _recruit_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if took_extra(state, seat, option, ctx):
+        return
     pop(state)
     if option != "skip":
         _, kind, space = option.split(":")
@@ -502,19 +566,21 @@ def battle_targets(state: CwState, frame: Frame) -> list[int]:
     return out
 
 
-def piece_label(code: int) -> str:
-    """A piece for humans."""
-    return f"{NATS[piece_nat(code)].title()} {KINDS[piece_kind(code)]} in {space_name(piece_space(code))}"
+piece_label = label
+"""A piece for humans (`anytime.label`)."""
 
 
 @decision("fx_battle", "Choose the enemy piece to battle")
 def _battle_options(state: CwState, frame: Frame) -> Options:
     opts = [(f"x:{p}", piece_label(p)) for p in battle_targets(state, frame)]
-    return {frame.owner: [*opts, ("skip", "Do not battle")]}
+    extras = own_turn_extras(state, frame, organic=True)
+    return {frame.owner: [*opts, *extras, ("skip", "Do not battle")]}
 
 
 @chooser("fx_battle")
 def _battle_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if took_extra(state, seat, option, ctx):
+        return
     _strike_chosen(state, frame, option, ctx, verb="battles", tag="battle")
 
 

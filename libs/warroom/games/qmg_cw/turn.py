@@ -2,8 +2,8 @@
 
 Each Bloc's turn is a `turn` frame whose pc walks the steps: Begin Turn (Reallocate
 Resources, prepared cards, Organic Supply, removing own pieces; teammates act
-jointly, each answers `done`), Air and Action (one teammate acts: the first
-answer closes the step), Supply (Organic Supply, then out-of-supply pieces go),
+jointly, each answers `done`), Air and Action (one teammate acts: taking the step
+closes it for both, a pass only for the seat that passes), Supply (Organic Supply, then out-of-supply pieces go),
 Discard (discard 1 or give 1 to the teammate), Espionage (discard 1 to prepare
 an Espionage card face down) and Draw (each player to 7).
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from warroom.games.qmg_cw import board
+from warroom.games.qmg_cw.anytime import do_organic, organic_options, out_of_supply
 from warroom.games.qmg_cw.content import KINDS, tables
 from warroom.games.qmg_cw.effects import (
     card,
@@ -144,26 +145,6 @@ def _round_end(state: CwState, frame: Frame, ctx: Ctx) -> None:
 # ---------------------------------------------------------------- options shared by steps
 
 
-def out_of_supply(state: CwState, bloc: int) -> list[int]:
-    """A bloc's Armies and Navies out of supply (Organic Supply counts as supplied)."""
-    supply = board.Supply(state)
-    return [
-        p
-        for p in state.pieces
-        if piece_bloc(p) == bloc and piece_kind(p) != AIR and not supply.supplied(p)
-    ]
-
-
-def organic_options(state: CwState, seat: int, bloc: int) -> list[tuple[str, str]]:
-    """Discard a card to put an out-of-supply Army or Navy of the bloc in supply for the turn."""
-    if not state.seats[seat].hand:
-        return []
-    return [
-        (f"organic:{p}", f"Organic Supply for the {piece_label(p)}")
-        for p in out_of_supply(state, bloc)
-    ]
-
-
 ORGANIC_ENTRY, REMOVE_ENTRY = 0, 1
 
 
@@ -206,6 +187,16 @@ def _organic_pick_choose(state: CwState, frame: Frame, seat: int, option: str, c
         do_organic(state, seat, int(option[8:]), ctx)
 
 
+def remove_entry(state: CwState, seat: int, step: Frame) -> list[tuple[str, str]]:
+    """One "remove" option (the piece is picked next): "At any time during your own Bloc's
+    turn, you may remove your own Bloc's piece from the board"."""
+    if declined(step, seat, REMOVE_ENTRY):
+        return []
+    if any(piece_bloc(p) == step.bloc for p in state.pieces):
+        return [("remove", "Remove one of your pieces")]
+    return []
+
+
 @decision("remove_pick", "Remove one of your own pieces")
 def _remove_pick_options(state: CwState, frame: Frame) -> Options:
     own = [
@@ -225,20 +216,6 @@ def _remove_pick_choose(state: CwState, frame: Frame, seat: int, option: str, ct
         remove_piece(state, int(option[7:]), ctx)
 
 
-def do_organic(state: CwState, seat: int, piece: int, ctx: Ctx) -> None:
-    """Pay one card for Organic Supply."""
-    pay(state, 1 << seat, 1, Frame("organic_done", piece=piece))
-
-
-@auto("organic_done")
-def _organic_done(state: CwState, frame: Frame, ctx: Ctx) -> None:
-    pop(state)
-    if frame.piece in state.pieces and frame.piece not in state.organic:
-        state.organic.append(frame.piece)
-        state.organic.sort()
-        ctx.log(f"Organic Supply: the {piece_label(frame.piece)} is in supply this turn")
-
-
 @decision("begin", "Begin Turn step: Reallocate Resources first, then use prepared cards, or done")
 def _begin_options(state: CwState, frame: Frame) -> Options:
     out: Options = {}
@@ -251,10 +228,7 @@ def _begin_options(state: CwState, frame: Frame) -> Options:
             (f"use:{c}", card_name(c)) for c in usable(state, seat, ("begin_turn", "any_time"))
         ]
         opts += organic_entry(state, seat, frame)
-        if not declined(frame, seat, REMOVE_ENTRY) and any(
-            piece_bloc(p) == frame.bloc for p in state.pieces
-        ):
-            opts.append(("remove", "Remove one of your pieces"))
+        opts += remove_entry(state, seat, frame)
         opts.append(("done", "End the Begin Turn step"))
         out[seat] = opts
     return out
@@ -270,10 +244,8 @@ def _begin_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx
     elif option.startswith("use:"):
         update_top(state, pc=1)
         use_card(state, seat, int(option[4:]), ctx)
-    elif option == "organic":
-        push(state, Frame("organic_pick", bloc=frame.bloc, mask=1 << seat, owner=seat))
-    elif option == "remove":
-        push(state, Frame("remove_pick", bloc=frame.bloc, mask=1 << seat, owner=seat))
+    else:
+        _step_side_choice(state, frame, seat, option, ctx)
 
 
 @decision("realloc_pick", "Reallocate Resources: choose a card from your draw deck")
@@ -314,6 +286,7 @@ def _air_options(state: CwState, frame: Frame) -> Options:
                     )
         opts += [(f"use:{c}", card_name(c)) for c in usable(state, seat, ("any_time",))]
         opts += organic_entry(state, seat, frame)
+        opts += remove_entry(state, seat, frame)
         opts.append(("pass", "Skip the Air step"))
         out[seat] = opts
     return out
@@ -333,9 +306,13 @@ def rebase_spaces(state: CwState, af: int) -> list[int]:
 
 
 def _step_side_choice(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> bool:
-    """Handle the choices every step offers (organic movement, an any-time card); True if done."""
+    """Handle the choices every step offers (Organic Supply, removing an own piece, an
+    any-time card); True if handled (the step stays open)."""
     if option == "organic":
         push(state, Frame("organic_pick", bloc=frame.bloc, mask=1 << seat, owner=seat))
+        return True
+    if option == "remove":
+        push(state, Frame("remove_pick", bloc=frame.bloc, mask=1 << seat, owner=seat))
         return True
     if option.startswith("use:"):
         use_card(state, seat, int(option[4:]), ctx)
@@ -343,9 +320,18 @@ def _step_side_choice(state: CwState, frame: Frame, seat: int, option: str, ctx:
     return False
 
 
+def passed(state: CwState, frame: Frame, seat: int, option: str) -> bool:
+    """A teammate's pass in a one-teammate step (Air, Action, Discard, Espionage) is its own:
+    the step stays open for a teammate who has not answered."""
+    if option != "pass":
+        return False
+    seat_done(state, frame, seat)
+    return True
+
+
 @chooser("air")
 def _air_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
-    if _step_side_choice(state, frame, seat, option, ctx):
+    if _step_side_choice(state, frame, seat, option, ctx) or passed(state, frame, seat, option):
         return
     pop(state)
     if option.startswith("air:"):
@@ -381,6 +367,7 @@ def _action_options(state: CwState, frame: Frame) -> Options:
         ]
         opts += [(f"use:{c}", card_name(c)) for c in usable(state, seat, ("any_time",))]
         opts += organic_entry(state, seat, frame)
+        opts += remove_entry(state, seat, frame)
         opts.append(("pass", "Skip the Action step"))
         out[seat] = opts
     return out
@@ -388,7 +375,7 @@ def _action_options(state: CwState, frame: Frame) -> Options:
 
 @chooser("action")
 def _action_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
-    if _step_side_choice(state, frame, seat, option, ctx):
+    if _step_side_choice(state, frame, seat, option, ctx) or passed(state, frame, seat, option):
         return
     pop(state)
     if option.startswith("play:"):
@@ -454,21 +441,23 @@ def _discard_options(state: CwState, frame: Frame) -> Options:
         if not hand:
             continue
         opts = [(f"discard:{c}", f"Discard {card_name(c)}") for c in hand]
-        if len(seats) > 1:
+        if state.teamed(frame.bloc):
             opts += [(f"give:{c}", f"Give {card_name(c)} to your teammate") for c in hand]
-        out[seat] = [*opts, ("pass", "Skip the Discard step")]
+        out[seat] = [*opts, *remove_entry(state, seat, frame), ("pass", "Skip the Discard step")]
     return out
 
 
 @chooser("discard_step")
 def _discard_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if passed(state, frame, seat, option) or _step_side_choice(state, frame, seat, option, ctx):
+        return
     pop(state)
     if option.startswith("discard:"):
         discard_hand_card(state, seat, int(option[8:]))
         ctx.log(f"seat {seat} discards a card")
     elif option.startswith("give:"):
         cid = int(option[5:])
-        mate = next(s for s in seat_bits(frame.mask) if s != seat)
+        mate = next(s for s in state.bloc_seats(frame.bloc) if s != seat)
         state.seats[seat].hand.remove(cid)
         state.seats[mate].hand.append(cid)
         ctx.log(f"seat {seat} gives a card to seat {mate}")
@@ -487,15 +476,15 @@ def _esp_options(state: CwState, frame: Frame) -> Options:
         opts = [
             (f"espdisc:{c}", f"Discard {card_name(c)}") for c in hand if any(e != c for e in esp)
         ]
-        out[seat] = [*opts, ("pass", "Skip the Espionage step")]
+        out[seat] = [*opts, *remove_entry(state, seat, frame), ("pass", "Skip the Espionage step")]
     return out
 
 
 @chooser("esp_step")
 def _esp_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
-    pop(state)
-    if option == "pass":
+    if passed(state, frame, seat, option) or _step_side_choice(state, frame, seat, option, ctx):
         return
+    pop(state)
     discard_hand_card(state, seat, int(option[8:]))
     push(state, Frame("esp_pick", mask=1 << seat, owner=seat))
 

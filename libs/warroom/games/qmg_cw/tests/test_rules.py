@@ -85,7 +85,8 @@ def _play_opening(state: CwState) -> CwState:
 
 
 def test_team_air_step_one_teammate_and_give() -> None:
-    """With a teammate only one may act in the Air step; in the Discard step one may give a card."""
+    """With a teammate only one may act in the Air step, but one teammate's pass leaves the
+    step to the other (independent seats); in the Discard step one may give a card."""
     state = _play_opening(RULES.setup(5, "6p", {}))
     assert kind(state) == "begin"
     decision = RULES.decision(state)
@@ -94,8 +95,12 @@ def test_team_air_step_one_teammate_and_give() -> None:
     state = act(state, 3, "done")
     assert kind(state) == "air"
     state = act(state, 3, "pass")
+    decision = RULES.decision(state)
+    assert decision is not None and decision.kind == "air" and decision.seats == (2,)
+    state = act(state, 2, "pass")
     assert kind(state) == "action"
     state = act(state, 2, "pass")
+    state = act(state, 3, "pass")
     state.stack[-1:] = []
     from warroom.games.qmg_cw.state import Frame
 
@@ -306,18 +311,26 @@ def test_reallocate_first_then_cards() -> None:
 
 
 def test_start_treaty_each_bloc_discards_wmd_or_loses_vp() -> None:
-    """START Treaty: each Bloc discards a prepared WMD, or loses 3 VPs without one."""
+    """START Treaty: each Bloc discards a prepared WMD, or loses 3 VPs without one. The user's
+    own Bloc is one of "each Bloc": "You may never take a Victory Point penalty to meet a
+    requirement from your own card", so without a prepared WMD of its own it cannot use it."""
     state = scenario()
     start = cid("START Treaty")
     give(state, 0, "espionage", [start])
     minuteman = cid("Minuteman ICBM")
     give(state, 1, "prepared", [minuteman])
     state.vp = [5, 5, 5]
+    assert f"use:{start}" not in options(state, 0)  # no Soviet WMD prepared
+    kondensator = cid("Kondensator Rocket Artillery")
+    give(state, 0, "prepared", [kondensator])
     state = act(state, 0, f"use:{start}")
     assert kind(state) == "fx_own_wmd"
-    state = act(state, 1, f"w:{minuteman}")
-    assert state.vp == [2, 5, 2]
+    while kind(state) == "fx_own_wmd":
+        seat = RULES.decision(state).seats[0]  # type: ignore[union-attr]
+        state = act(state, seat, options(state, seat)[0])
+    assert state.vp == [5, 5, 2]
     assert minuteman in state.seats[1].discard_up
+    assert kondensator in state.seats[0].discard_up
 
 
 def test_b59_reacts_to_enemy_navy_build() -> None:

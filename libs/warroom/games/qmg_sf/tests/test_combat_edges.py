@@ -209,3 +209,16 @@ def test_loading_a_piece_during_the_action_step() -> None:
     assert kind_of(s) == "action"  # "then take another action"
     s = act(act(s, "pass"), move(inf, "palestine_jordan"))
     assert s.loc[inf] == sp("palestine_jordan") and s.on[inf] == -1
+
+
+def test_every_starting_piece_is_in_supply_but_the_two_the_rulebook_names() -> None:
+    """Invariant of the setup data: every starting piece is in supply, except exactly the two
+    the Example of Play names ("the Pact infantry in Tripoli begins the game unsupplied ...
+    The same is true of the UK infantry in Malta")."""
+    from warroom.games.qmg_sf import supply
+    from warroom.games.qmg_sf.setup import new_state
+
+    for variant in ("standard", "first_game"):
+        s = new_state(3, variant)
+        out = {(side, s.loc[p]) for side in (AXIS, ALLIES) for p in supply.unsupplied(s, side)}
+        assert out == {(AXIS, sp("tripoli")), (ALLIES, sp("malta"))}
