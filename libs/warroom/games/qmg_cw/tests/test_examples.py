@@ -248,3 +248,56 @@ def test_perestroika_then_category_b_order_is_free() -> None:
     state = act(state, 0, "done")
     assert state.vp[SOV] == 2
     assert pc("ukraine", "soviet", "army") not in state.pieces
+
+
+def test_build_example_new_army_in_china_is_in_supply() -> None:
+    """Build example, stated outcome: "Since China has a Supply symbol, the new Army is
+    immediately in supply" (the Manchuria Army paid for with Organic Supply first)."""
+    state = scenario(pieces=[("manchuria", "chinese", "army")], active=NA, step="action")
+    build = cid("Build Army", 0, NA)
+    give(state, 2, "hand", [build, cid("OPEC")])
+    manchuria = pc("manchuria", "chinese", "army")
+    state = act(state, 2, "organic")
+    state = act(state, 2, f"organic:{manchuria}")
+    state = act(state, 2, f"d:{cid('OPEC')}")
+    state = act(state, 2, f"play:{build}")
+    state = act(state, 2, f"p:0:{sp('china')}")
+    china = pc("china", "chinese", "army")
+    assert china in state.pieces and board.Supply(state).supplied(china)
+
+
+def test_build_example_without_manchuria_only_a_recruit_places_an_army() -> None:
+    """Build example: "If China did not have an Army in Manchuria, there would be no way to
+    build an Army. The Non-Aligned player would have to use a card that allowed it to
+    recruit" (Korean Volunteers recruits a Chinese Army in Korea)."""
+    state = scenario(active=NA, step="action")
+    build, volunteers = cid("Build Army", 0, NA), cid("Korean Volunteers")
+    give(state, 2, "hand", [build, volunteers])
+    tried = act(state, 2, f"play:{build}")
+    assert options(tried, 2) == ["skip"]
+    state = act(state, 2, f"play:{volunteers}")
+    state = act(state, 2, f"p:0:{sp('korea')}")
+    assert pc("korea", "chinese", "army") in state.pieces
+
+
+def test_nationalist_build_example_anc_builds_in_supply_and_scores() -> None:
+    """Nationalist example, stated outcome: the Army built in Sub-Saharan Africa is in supply
+    there (African National Congress), is not removed, and the card's Scoring Phase bonus
+    (+1 VP with Sub-Saharan Africa held by a Nationalist Army uncontested) applies."""
+    from warroom.games.qmg_cw.flow import Ctx
+    from warroom.games.qmg_cw.scoring import scoring_phase
+
+    state = scenario(pieces=[("south_america", "nationalist", "army")], active=NA, step="action")
+    build = next(
+        c for c in range(216) if state_card_nat(c) == "nationalist" and _type(c) == "build_army"
+    )
+    give(state, 2, "prepared", [cid("African National Congress")])
+    give(state, 2, "hand", [build])
+    state = act(state, 2, f"play:{build}")
+    state = act(state, 2, f"p:0:{sp('sub_saharan_africa')}")
+    army = pc("sub_saharan_africa", "nationalist", "army")
+    assert army in state.pieces and board.Supply(state).supplied(army)
+    before = state.vp[NA]
+    scoring_phase(state, Ctx())
+    # 2 Armies on the board + 1 ANC bonus (no printed symbol, no token there)
+    assert state.vp[NA] - before == 3
