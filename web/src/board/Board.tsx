@@ -35,9 +35,16 @@ export function Board(props: Props) {
       .filter((x) => x.path);
   }, [props.cat]);
   const edges = map?.adjacencies ?? [];
+  // Crop to the drawn spaces (with room for labels and pieces) so the board fills its box.
+  const xs = spaces.map((s) => s.layout?.x ?? 0);
+  const ys = spaces.map((s) => s.layout?.y ?? 0);
+  const x0 = xs.length ? Math.max(-20, Math.min(...xs) - 80) : -20;
+  const y0 = ys.length ? Math.max(-20, Math.min(...ys) - 90) : -20;
+  const x1 = xs.length ? Math.min(width + 20, Math.max(...xs) + 80) : width + 20;
+  const y1 = ys.length ? Math.min(height + 20, Math.max(...ys) + 60) : height + 20;
   return (
-    <svg class="board" viewBox={`-20 -20 ${width + 40} ${height + 40}`} role="group" aria-label={`${props.cat.raw.title} board`} data-testid="board">
-      <rect x={-20} y={-20} width={width + 40} height={height + 40} class="board-bg" />
+    <svg class="board" viewBox={`${x0} ${y0} ${x1 - x0} ${y1 - y0}`} role="group" aria-label={`${props.cat.raw.title} board`} data-testid="board">
+      <rect x={x0} y={y0} width={x1 - x0} height={y1 - y0} class="board-bg" />
       <g class="regions">
         {regions.map(({ r, path, fill }) => (
           <path d={path} fill={fill} stroke={fill} class="region" data-region={r.id} />
@@ -65,8 +72,13 @@ export function Board(props: Props) {
             >
               <text class="region-name" text-anchor="middle">
                 {r.name}
-                {notes.length ? ` ${notes.join(" ")}` : ""}
               </text>
+              {notes.map((n, i) => (
+                <g class="region-note" transform={`translate(0,${20 + i * 18})`}>
+                  <Padlock x={-(n.length * 3.6) - 14} y={-11} />
+                  <text text-anchor="middle">{n}</text>
+                </g>
+              ))}
             </g>
           );
         })}
@@ -92,6 +104,16 @@ export function Board(props: Props) {
         })}
       </g>
     </svg>
+  );
+}
+
+/** A padlock icon (New Cold War access markers). */
+function Padlock(props: { x: number; y: number }) {
+  return (
+    <g class="padlock" transform={`translate(${props.x},${props.y})`} aria-hidden="true">
+      <path d="M3,6 v-2.5 a4,4 0 0 1 8,0 v2.5" fill="none" stroke="#4a3f2a" stroke-width="2" />
+      <rect x={1} y={6} width={12} height={9} rx={2} fill="#4a3f2a" />
+    </g>
   );
 }
 
@@ -154,19 +176,19 @@ function SpaceNode(props: { id: string; name: string; sea: boolean; x: number; y
   return (
     <g class={cls} data-testid="board-space" data-space-id={props.id} data-targetable={props.options ? "true" : undefined} {...(props.options ? clickable(props.name, props.options, props.onPick) : {})}>
       <title>{notes}</title>
-      {props.options && <circle cx={x} cy={y} r={31} class="target-ring" />}
-      {props.sea ? <rect x={x - 24} y={y - 17} width={48} height={34} rx={17} class="node" /> : <circle cx={x} cy={y} r={20} class="node" />}
-      {o?.ownerColour && (props.sea ? <rect x={x - 24} y={y - 17} width={48} height={34} rx={17} class="owner-ring" stroke={o.ownerColour} /> : <circle cx={x} cy={y} r={20} class="owner-ring" stroke={o.ownerColour} />)}
+      {props.options && <circle cx={x} cy={y} r={25} class="target-ring" />}
+      {props.sea ? <rect x={x - 21} y={y - 14} width={42} height={28} rx={14} class="node" /> : <circle cx={x} cy={y} r={16} class="node" />}
+      {o?.ownerColour && (props.sea ? <rect x={x - 21} y={y - 14} width={42} height={28} rx={14} class="owner-ring" stroke={o.ownerColour} /> : <circle cx={x} cy={y} r={16} class="owner-ring" stroke={o.ownerColour} />)}
       {o?.ownerGlyph && (
         <text x={x} y={y + 5} class="owner-glyph" text-anchor="middle">
           {o.ownerGlyph}
         </text>
       )}
-      <text x={x} y={y + 38} class="space-name" text-anchor="middle">
+      <text x={x} y={y + 31} class="space-name" text-anchor="middle">
         {props.name}
       </text>
       {o && o.badges.length > 0 && (
-        <text x={x} y={y + 54} class="space-badges" text-anchor="middle">
+        <text x={x} y={y + 46} class="space-badges" text-anchor="middle">
           {o.badges.join(" ")}
         </text>
       )}
@@ -174,7 +196,7 @@ function SpaceNode(props: { id: string; name: string; sea: boolean; x: number; y
         const row = Math.floor(i / perRow);
         const inRow = Math.min(perRow, groups.length - row * perRow);
         const col = i % perRow;
-        return <Piece p={g.p} n={g.n} x={x + (col - (inRow - 1) / 2) * step} y={y - 34 - row * step} />;
+        return <Piece p={g.p} n={g.n} x={x + (col - (inRow - 1) / 2) * step} y={y - 29 - row * step} />;
       })}
     </g>
   );

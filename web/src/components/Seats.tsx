@@ -26,9 +26,16 @@ export function seatName(view: SeatView, index: number): string {
   return `${s.side}${s.displayName ? ` (${s.displayName})` : ""}`;
 }
 
+const SIDE_COLOURS: [RegExp, string][] = [
+  [/^(axis|soviet)/i, "#D55E00"],
+  [/^(allies|western)/i, "#0072B2"],
+  [/gold|yellow/i, "#E69F00"],
+  [/orange|non-aligned/i, "#009E73"],
+];
+
 export function seatColour(view: SeatView, index: number): string {
-  const s = view.seats.find((x) => x.index === index);
-  return POWER_COLOURS[s?.side ?? ""] ?? PALETTE[index % PALETTE.length];
+  const side = view.seats.find((x) => x.index === index)?.side ?? "";
+  return POWER_COLOURS[side] ?? SIDE_COLOURS.find(([re]) => re.test(side))?.[1] ?? PALETTE[index % PALETTE.length];
 }
 
 export function Seats(props: { view: SeatView; cat: GameCatalog; info: SeatPublic[] }) {

@@ -54,7 +54,7 @@ export const ncwAdapter: Adapter = (seatView, typed, cat) => {
   for (const r of cat.raw.map?.regions ?? []) {
     if (r.kind !== "region" || r.index < 0) continue;
     const shown = v.powers.filter((p) => !((p.access >> r.index) & 1)).map((p) => p.power);
-    if (shown.length) m.regionNotes.set(r.id, [`🔒 ${shown.join(", ")}`]);
+    if (shown.length) m.regionNotes.set(r.id, [`no access: ${shown.join(", ")}`]);
   }
   // Negotiating center.
   const center: string[] = [];

@@ -16,6 +16,7 @@ export function variantLabel(v: { id: string; title: string }): string {
 }
 
 export interface TitleData {
+  rulesId: string;
   cat: GameCatalog;
   kinds: CatalogBotKind[];
 }
@@ -24,7 +25,7 @@ export interface TitleData {
 export function useTitle(rulesId: string) {
   return useAsync<TitleData>(async () => {
     const cat = await loadCatalog(rulesId);
-    return { cat, kinds: await botKindsFor(rulesId, cat) };
+    return { rulesId, cat, kinds: await botKindsFor(rulesId, cat) };
   }, [rulesId]);
 }
 
@@ -62,7 +63,7 @@ function PlayNow() {
       <h2 id="playnow-h">Play now against bots</h2>
       <GameSelect value={rulesId} onChange={setRulesId} testid="playnow-game" />
       {t.error && <p class="error">{t.error}</p>}
-      {t.data ? <PlayNowForm key={rulesId} rulesId={rulesId} data={t.data} /> : !t.error && <p class="muted">Loading…</p>}
+      {t.data && t.data.rulesId === rulesId ? <PlayNowForm key={rulesId} rulesId={rulesId} data={t.data} /> : !t.error && <p class="muted">Loading…</p>}
     </section>
   );
 }

@@ -22,7 +22,7 @@ export function Matchmaking() {
       <h2 id="mm-h">Public matchmaking</h2>
       <GameSelect value={rulesId} onChange={setRulesId} testid="queue-game" />
       {t.error && <p class="error">{t.error}</p>}
-      {t.data ? <Queue key={rulesId} title={titleOf(rulesId)} cat={t.data.cat} kinds={t.data.kinds} /> : !t.error && <p class="muted">Loading…</p>}
+      {t.data && t.data.rulesId === rulesId ? <Queue key={rulesId} title={titleOf(rulesId)} cat={t.data.cat} kinds={t.data.kinds} /> : !t.error && <p class="muted">Loading…</p>}
     </section>
   );
 }
