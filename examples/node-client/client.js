@@ -21,7 +21,7 @@ const env = (name, fallback) => process.env[name] || fallback;
 
 function loadApi() {
   const definition = protoLoader.loadSync(
-    ['warroom/v1/lobby.proto', 'warroom/v1/game.proto'],
+    ['warroom/v1/lobby.proto', 'warroom/v1/game.proto', 'warroom/v1/catalog.proto'],
     { includeDirs: [PROTO_ROOT], keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true },
   );
   return grpc.loadPackageDefinition(definition).warroom.v1;
@@ -92,8 +92,8 @@ async function main() {
 }
 
 // Follow WatchGame (resuming after the last version on a dropped stream) and answer our
-// decisions; resolves with the GameResult.
-function play(game, gameId, token) {
+// decisions; resolves with the GameResult. `onUpdate(update)`, if given, sees every update.
+function play(game, gameId, token, onUpdate) {
   const timeoutMs = Number(env('WARROOM_TIMEOUT_S', '600')) * 1000;
   let lastVersion = 0;
   let answeredAt = -1;
@@ -144,6 +144,15 @@ function play(game, gameId, token) {
         lastVersion = Math.max(lastVersion, Number(update.version));
         const view = update.view;
         if (!view) return;
+        if (onUpdate) {
+          try {
+            onUpdate(update);
+          } catch (error) {
+            stream.cancel();
+            finish(reject, error);
+            return;
+          }
+        }
         if (view.result && view.result.seats.length) {
           stream.cancel();
           console.log(`finished after ${actions} of our actions`);
@@ -163,7 +172,11 @@ function play(game, gameId, token) {
   });
 }
 
-main().catch((error) => {
-  console.error(`error: ${error.method ? `${error.method}: ` : ''}${error.details || error.message}`);
-  process.exit(1);
-});
+module.exports = { PROTO_ROOT, botSpec, loadApi, play, unary, withRetry };
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(`error: ${error.method ? `${error.method}: ` : ''}${error.details || error.message}`);
+    process.exit(1);
+  });
+}

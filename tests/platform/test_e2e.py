@@ -251,3 +251,30 @@ def test_node_client_plays_a_game_against_bots(platform: Platform) -> None:
     )
     assert result.returncode == 0, f"{result.stdout}\n{result.stderr}"
     assert "RESULT {" in result.stdout, result.stdout
+
+
+def test_node_conformance_every_title(platform: Platform) -> None:
+    """The Node conformance test (examples/node-client/conformance.test.js, `node --test`):
+    a client built from proto/ and the docs reads every catalogue, checks its error
+    reasons, and plays a bot table of each title to the end, resolving every view id."""
+    node = shutil.which("node")
+    assert node, "node is needed for the Node conformance test"
+    example = ROOT / "examples" / "node-client"
+    if not (example / "node_modules" / "protobufjs").exists():
+        npm = shutil.which("npm")
+        assert npm, "npm is needed to install the Node client's packages"
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=example, check=True, timeout=300)
+    result = subprocess.run(
+        [node, "--test", "--test-reporter=spec", "conformance.test.js"],
+        cwd=example,
+        env={**os.environ, "WARROOM_LOBBY": platform.lobby, "WARROOM_BOT": "random:beginner"},
+        capture_output=True,
+        text=True,
+        timeout=420,
+        check=False,
+    )
+    assert result.returncode == 0, f"{result.stdout}\n{result.stderr}"
+    assert "skipped 0" in result.stdout and "fail 0" in result.stdout, result.stdout
+    for title in ("ncw", "qmg_cw", "qmg_sf"):
+        assert f"✔ {title} (" in result.stdout, result.stdout
+    print(result.stdout)
