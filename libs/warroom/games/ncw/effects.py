@@ -56,6 +56,7 @@ from warroom.games.ncw.ops import tracks_frozen as tracks_frozen
 from warroom.games.ncw.state import (
     ALLY_OF,
     BLOC_OF,
+    BLOCS,
     BLUE,
     CHINA,
     NOBODY,
@@ -98,26 +99,65 @@ def resolve_event(state: NcwState, card: int, owner: int, player: int) -> None:
 
 
 def frame_options(state: NcwState, frame: Frame) -> list[tuple[str, str]]:
-    """The options (id, label) of an "fx:" frame; never empty."""
+    """The options (id, label) of an "fx:" frame; never empty.
+
+    Each label names the card and what the option does with it.
+    """
     t = tables()
+    name = cards_by_number()[frame.card].name
+    step = _step_at(frame.card, _path(frame.tag))
+    ctx = Ctx(frame.card, frame.items[0], frame.items[1], frame.mask)
     out: list[tuple[str, str]]
     if frame.kind == FX_COUNTRY:
-        out = [(f"pick:{t.countries[c].id}", t.countries[c].name) for c in frame.scope]
+        assert isinstance(step, Target)
+        out = [
+            (
+                f"pick:{t.countries[c].id}",
+                f"{name}: {_target_label(step, ctx, t.countries[c].name)}",
+            )
+            for c in frame.scope
+        ]
     elif frame.kind.startswith(FX_REGION):
-        out = [(f"region:{REGION_IDS[r]}", t.regions[r].name) for r in frame.scope]
+        verb = "gain access to" if frame.kind == FX_REGION else "in force in"
+        out = [
+            (f"region:{REGION_IDS[r]}", f"{name}: {verb} {t.regions[r].name}") for r in frame.scope
+        ]
     elif frame.kind == FX_POWER:
-        out = [(f"power:{POWERS[p]}", POWERS[p]) for p in frame.scope]
+        out = [(f"power:{POWERS[p]}", f"{name}: choose {POWERS[p]}") for p in frame.scope]
     elif frame.kind == FX_OPTION:
-        step = _step_at(frame.card, _path(frame.tag))
         assert isinstance(step, Choice)
-        out = [(f"opt:{i}", option.label) for i, option in enumerate(step.options)]
+        out = [(f"opt:{i}", f"{name}: {option.label}") for i, option in enumerate(step.options)]
     elif frame.kind == FX_CARD:
-        out = [(f"card:{n}", cards_by_number()[n].name) for n in frame.scope]
+        out = [(f"card:{n}", f"{name}: discard {cards_by_number()[n].name}") for n in frame.scope]
     else:
         raise ValueError(f"not an effect frame: {frame.kind!r}")
-    if frame.flags & _OPTIONAL or not out:
-        out.append((PASS, "Pass"))
+    if not out:
+        out.append((PASS, f"{name}: nothing to choose, go on"))
+    elif frame.flags & _OPTIONAL:
+        out.append((PASS, f"{name}: choose no (more), go on"))
     return out
+
+
+def _target_label(step: Target, ctx: Ctx, country: str) -> str:
+    """What choosing `country` for a targeted step does."""
+    if isinstance(step, Control):
+        return f"{POWERS[_one(ctx, step.who)]} takes control of {country}"
+    if isinstance(step, Pos):
+        plural = "s" if step.n > 1 else ""
+        return f"move {country} {step.n} position{plural} toward {POWERS[_one(ctx, step.who)]}"
+    if isinstance(step, Uncontrol):
+        return f"remove the control of {country}"
+    if isinstance(step, Coup):
+        return f"coup d'etat in {country} for {POWERS[_one(ctx, step.who)]}"
+    if isinstance(step, Destabilize):
+        return f"destabilize {country} for the {BLOCS[_bloc(ctx, step.bloc)]} bloc"
+    if isinstance(step, Stabilize):
+        return f"{BLOCS[_bloc(ctx, step.bloc)]} stability token in {country}"
+    if isinstance(step, ClearTokens):
+        return f"remove the stability tokens from {country}"
+    if isinstance(step, CountryVp):
+        return f"{step.delta:+d} VP marker in {country}"
+    return country
 
 
 def apply_frame(state: NcwState, frame: Frame, option_id: str) -> None:

@@ -607,6 +607,40 @@ def _veto_markers(s: NcwState, q: int, n: int) -> tuple[str, ...]:
     return out
 
 
+def veto_label(n: int, marker: str) -> str:
+    """What vetoing card n with a marker does and costs (4.3.3)."""
+    if marker == "unsc":
+        which = "the UNSC Presidency veto"
+    elif marker == "extra":
+        which = "your extra veto marker"
+    elif marker.startswith("ally"):
+        which = f"your ally's {marker[4:]}-OP veto marker"
+    else:
+        which = f"your {marker}-OP veto marker"
+    cost = veto_cost(n, marker)
+    price = "no VP" if cost == 0 else f"{cost} VP"
+    return f"Veto {card(n).name} with {which} (costs {price})"
+
+
+def objective_label(n: int) -> str:
+    """An objective as a label names it: number, conditions and VPs (2.2.2)."""
+    objective = tables().objectives[n]
+    return f"objective {n} ({objective.text}, {objective.vp} VP)"
+
+
+def deployment_label(s: NcwState, p: int, letter: str) -> str:
+    """What one initial deployment option places (3.5 or the variant's table)."""
+    t = tables()
+    custom = seam.hooks.deploy_options(s, p)
+    if custom:
+        names = [t.countries[c].name for c in custom[letter]]
+    else:
+        names = [
+            t.countries[t.country_index[c]].name for c in t.setup.deployments[POWERS[p]][letter]
+        ]
+    return f"Deployment {letter}: control {', '.join(names)}"
+
+
 def veto_cost(n: int, marker: str) -> int:
     """Political cost in VPs of vetoing card n with a marker (4.3.3)."""
     if marker == "unsc":
@@ -978,12 +1012,12 @@ def frame_options(s: NcwState, f: Frame) -> dict[int, list[tuple[str, str]]]:
     if kind == "place":
         return {p: place_options(s, p) for p in range(4) if f.mask >> p & 1}
     if kind == "veto":
-        opts = [(f"veto:{m}", f"Veto with the {m} marker") for m in veto_markers(s, f.seat, f.card)]
-        return {f.seat: [*opts, ("pass", "Do not veto")]}
+        opts = [(f"veto:{m}", veto_label(f.card, m)) for m in veto_markers(s, f.seat, f.card)]
+        return {f.seat: [*opts, ("pass", f"Do not veto {card(f.card).name}")]}
     if kind == "keep":
         return {
             p: [
-                (f"discard:{n}", f"Keep the others, discard objective {n}")
+                (f"discard:{n}", f"Discard {objective_label(n)}; keep the others")
                 for n in s.objective_offer[p]
             ]
             for p in range(4)
@@ -992,7 +1026,7 @@ def frame_options(s: NcwState, f: Frame) -> dict[int, list[tuple[str, str]]]:
     if kind == "deploy":
         custom = seam.hooks.deploy_options(s, f.seat)
         letters = custom if custom is not None else tables().setup.deployments[POWERS[f.seat]]
-        return {f.seat: [(k, f"Deployment option {k}") for k in letters]}
+        return {f.seat: [(k, deployment_label(s, f.seat, k)) for k in letters]}
     if kind == "gift":
         return {p: seam.hooks.gift_options(s, p) for p in range(4) if f.mask >> p & 1}
     if kind == "exchange":
@@ -1003,13 +1037,20 @@ def frame_options(s: NcwState, f: Frame) -> dict[int, list[tuple[str, str]]]:
         }
     if kind == "leftover":
         if f.flags:
-            return {f.seat: [(f"take:{n}", f"Take {card(n).name}") for n in s.leftover]}
+            return {
+                f.seat: [
+                    (f"take:{n}", f"Take {card(n).name} from the leftover pile") for n in s.leftover
+                ]
+            }
         gives = (
-            [(f"give:{n}", f"Exchange {card(n).name}") for n in _exchangeable(s, f.seat)]
+            [
+                (f"give:{n}", f"Put {card(n).name} on the leftover pile to take a card from it")
+                for n in _exchangeable(s, f.seat)
+            ]
             if s.leftover
             else []
         )
-        return {f.seat: [*gives, ("done", "No (more) exchanges")]}
+        return {f.seat: [*gives, ("done", "Make no (more) exchanges with the leftover pile")]}
     if kind == "media_benefit":
         return {f.seat: media_benefit_options(s, f)}
     if kind == "debt":
@@ -1026,7 +1067,7 @@ def frame_options(s: NcwState, f: Frame) -> dict[int, list[tuple[str, str]]]:
         for p in range(4):
             if f.mask >> p & 1:
                 out[p] = [
-                    *((f"declare:{n}", f"Declare objective {n}") for n in fulfilled(s, p)),
+                    *((f"declare:{n}", f"Declare {objective_label(n)}") for n in fulfilled(s, p)),
                     ("pass", "Declare nothing this turn"),
                 ]
         return out

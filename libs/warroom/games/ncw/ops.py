@@ -449,7 +449,8 @@ class _Static:
     pos: tuple[tuple[str, str], ...]
     coup: tuple[tuple[str, str], ...]
     token: tuple[tuple[str, str], ...]
-    kinds: tuple[tuple[Option, ...], tuple[Option, ...], tuple[Option, ...]]
+    untoken: tuple[tuple[str, str], ...]
+    kinds: tuple[tuple[Option, ...], ...]
     ops_cap: int
     region_countries: tuple[tuple[int, ...], ...]
     country_value: tuple[int, ...]
@@ -459,9 +460,16 @@ class _Static:
 @cache
 def _static() -> _Static:
     t = T()
-    pos = tuple((f"pos:{c.id}", f"Move {c.name} one position") for c in t.countries)
+    pos = tuple(
+        (f"pos:{c.id}", f"+1 position in {c.name} (toward your control)") for c in t.countries
+    )
     coup = tuple((f"coup:{c.id}", f"Coup d'etat in {c.name}") for c in t.countries)
-    token = tuple((f"token:{c.id}", f"Stability token in {c.name}") for c in t.countries)
+    token = tuple(
+        (f"token:{c.id}", f"Place your bloc's stability token in {c.name}") for c in t.countries
+    )
+    untoken = tuple(
+        (f"token:{c.id}", f"Remove the rival stability token from {c.name}") for c in t.countries
+    )
     lower = tuple(min(x) for x in t.stability)
     return _Static(
         n=len(t.countries),
@@ -472,10 +480,12 @@ def _static() -> _Static:
         pos=pos,
         coup=coup,
         token=token,
+        untoken=untoken,
         kinds=(
             tuple(map(option_of, pos)),
             tuple(map(option_of, coup)),
             tuple(map(option_of, token)),
+            tuple(map(option_of, untoken)),
         ),
         ops_cap=max(max(st) + 1 + low for st, low in zip(t.stability, lower, strict=True)),
         region_countries=tuple(tuple(x) for x in t.region_countries),
@@ -523,8 +533,14 @@ def ops_option_objects(s: NcwState, f: Frame) -> tuple[Option, ...]:
     return tuple(out)
 
 
-_POS, _COUP, _TOKEN = 0, 1, 2
-"""Country action kinds, indexing `_Static.kinds`."""
+_POS, _COUP, _TOKEN, _UNTOKEN = 0, 1, 2, 3
+"""Country action kinds, indexing `_Static.kinds` (`_UNTOKEN`: the token action where a rival
+token lies, which removes it; same option id as `_TOKEN`)."""
+
+
+def _kind_options(token: int) -> tuple[int, ...]:
+    """The `_Static.kinds` index of each action kind in a country holding `token`."""
+    return (_POS, _COUP, _UNTOKEN if token else _TOKEN)
 
 
 @lru_cache(maxsize=65536)
@@ -609,10 +625,10 @@ _KIND_SETS: tuple[tuple[int, ...], ...] = tuple(
 
 
 @cache
-def _option_sets(c: int) -> dict[tuple[int, ...], tuple[Option, ...]]:
-    """Country c's shared `Option` objects for every subset of the action kinds."""
-    kinds = _static().kinds
-    return {ks: tuple(kinds[k][c] for k in ks) for ks in _KIND_SETS}
+def _option_sets(c: int, token: int) -> dict[tuple[int, ...], tuple[Option, ...]]:
+    """Country c's shared `Option` objects for every subset of the action kinds, with token."""
+    kinds, index = _static().kinds, _kind_options(token)
+    return {ks: tuple(kinds[index[k]][c] for k in ks) for ks in _KIND_SETS}
 
 
 @cache
@@ -628,8 +644,12 @@ def _action_rows(p: int, ops: int, can_coup: bool, one_per_region: bool) -> tupl
         matrix = _kinds_matrix(
             p, ops, can_coup, one_per_region, orbit, st.stab[c][bloc], st.lower[c]
         )
-        options = _option_sets(c).__getitem__
-        rows.append(tuple(tuple(map(options, by_tok)) for by_tok in matrix))
+        rows.append(
+            tuple(
+                tuple(_option_sets(c, tok)[ks] for tok, ks in enumerate(by_tok))
+                for by_tok in matrix
+            )
+        )
     return tuple(rows)
 
 
@@ -689,7 +709,8 @@ def _collect(s: NcwState, f: Frame, only: int | None) -> list[Option]:
                 st.lower[c],
                 perm.get(c, -1),
             )
-            patch[c] = tuple(st.kinds[k][c] for k in kinds)
+            index = _kind_options(token[c])
+            patch[c] = tuple(st.kinds[index[k]][c] for k in kinds)
     for c in f.items:
         patch[c] = ()
     for c in blocked_countries:
@@ -742,7 +763,7 @@ def reference_ops_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
                 out.append(st.coup[c])
         if s.token[c]:
             if s.token[c] - 1 != BLOC_OF[p]:
-                out.append(st.token[c])
+                out.append(st.untoken[c])
         elif token_action(s, p, c) is not None:
             out.append(st.token[c])
     _track_options(s, f, out)

@@ -43,7 +43,21 @@ _PROMPTS = {
     "media_benefit": "Use your media track benefit",
     "debt": "Pay off the -2 OPs by removing your control",
     "declare": "Declare a fulfilled objective",
+    "gift": "Choose the card to give the bot",
+    "fx:country": "Choose a country for the event",
+    "fx:region": "Choose a region for the event",
+    "fx:power": "Choose a power for the event",
+    "fx:option": "Choose how the event applies",
+    "fx:card": "Choose a card to discard for the event",
 }
+
+
+def _prompt(kind: str) -> str:
+    """The human-readable question of a frame kind ("fx:region:<permanent>" as "fx:region")."""
+    found = _PROMPTS.get(kind)
+    if found is None and kind.startswith("fx:region:"):
+        found = "Choose the region where the event is in force"
+    return found or kind
 
 
 _OPTION_ID = attrgetter("id")
@@ -117,7 +131,7 @@ class NewColdWarRules(Rules[NcwState]):
             return None
         decision = Decision(
             kind=frame.kind,
-            prompt=_PROMPTS.get(frame.kind, frame.kind),
+            prompt=_prompt(frame.kind),
             options=flow.frame_option_objects(state, frame),
         )
         state.memo = decision
