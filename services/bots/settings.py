@@ -19,8 +19,26 @@ class BotSettings(Settings):
 
     # Budget overrides per "kind" or "kind:difficulty" -> {"iterations": n, "ms": n}.
     bot_budgets: dict[str, dict[str, int]] = Field(default_factory=dict)
-    # Decisions searched at once per BotService process (more queue up).
+    # Analysis lane: player searches run at once per BotService process (more wait in a fair
+    # round-robin queue of at most `bot_queue_max`; a player holds at most
+    # `bot_player_parallel` requests, running or waiting).
     bot_concurrency: int = 4
+    bot_queue_max: int = 32
+    bot_player_parallel: int = 2
+    # Live lane, reserved for the service credential (never behind analysis traffic).
+    bot_service_concurrency: int = 2
+    bot_service_queue_max: int = 256
+    # Largest search per role: time (ms), ISMCTS iterations, heuristic samples per option.
+    bot_role_caps: dict[str, dict[str, int]] = Field(
+        default_factory=lambda: {
+            "guest": {"ms": 2_000, "iterations": 20_000, "samples": 16},
+            "player": {"ms": 10_000, "iterations": 200_000, "samples": 32},
+        }
+    )
+    # Search time a player may use per minute (ms, per BotService replica), by role.
+    bot_quota_ms_per_minute: dict[str, int] = Field(
+        default_factory=lambda: {"guest": 20_000, "player": 60_000}
+    )
     # Largest budget a ChooseAction caller may ask for (milliseconds, iterations).
     bot_max_budget_ms: int = 30_000
     bot_max_budget_iterations: int = 1_000_000
@@ -31,6 +49,9 @@ class BotSettings(Settings):
     # Time limits of a bot turn beyond the largest default budget (seconds).
     bot_task_soft_margin_seconds: int = 20
     bot_task_hard_margin_seconds: int = 40
+    # Lifetime of a bot turn's claim in Redis (seconds); the task renews it every third of
+    # that while it works, so a killed worker's claim lapses this soon (services/bots/turn.py).
+    bot_claim_ttl_seconds: int = 4
     # Deadline of one call to the game authority (seconds).
     bot_rpc_timeout_seconds: float = 10.0
 

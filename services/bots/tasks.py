@@ -10,7 +10,10 @@ turn falls back to a random legal option, so a slow search never stalls a game. 
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
+from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -25,6 +28,7 @@ from services.bots.settings import BotSettings, get_bot_settings
 from services.common.auth import bot_seat_token
 from services.common.celery_app import app
 from services.common.logging import get_logger
+from services.common.redisio import sync_redis
 from warroom.bots.position import Choice
 from warroom.bots.registry import KINDS, BotSpec, resolve_budget
 from warroom.v1 import game_pb2, game_pb2_grpc
@@ -77,11 +81,45 @@ class GrpcGameApi:
         return answer
 
 
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+    return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+
+
 class RedisClaims:
-    """Turn claims in Redis."""
+    """Turn claims in Redis, renewed by a heartbeat thread while a task holds one."""
 
     def __init__(self, client: redis.Redis) -> None:
         self.client = client
+        self._renew = client.register_script(_RENEW)
+
+    def renew(self, key: str, owner: str, ttl_seconds: float) -> bool:
+        """Extend the claim if `owner` still holds it."""
+        return bool(self._renew(keys=[key], args=[owner, int(ttl_seconds * 1000)]))
+
+    @contextlib.contextmanager
+    def hold(self, key: str, owner: str, ttl_seconds: int) -> Iterator[None]:
+        """Renew the claim every third of its lifetime until the block ends."""
+        stop = threading.Event()
+
+        def beat() -> None:
+            while not stop.wait(max(0.2, ttl_seconds / 3)):
+                try:
+                    if not self.renew(key, owner, ttl_seconds):
+                        return  # finished, taken over, or flushed: nothing left to keep
+                except redis.RedisError as exc:
+                    log.warning("claim renewal failed", key=key, error=repr(exc))
+
+        thread = threading.Thread(target=beat, name="claim-heartbeat", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join(timeout=1)
 
     def claim(self, key: str, owner: str, ttl_seconds: int) -> str | None:
         """SET NX; the existing owner when the key is taken."""
@@ -105,7 +143,7 @@ class RedisClaims:
 def _resources(pid: int) -> tuple[GrpcGameApi, RedisClaims]:
     settings = get_bot_settings()
     settings.register_extra_games()
-    return GrpcGameApi(settings), RedisClaims(redis.Redis.from_url(settings.redis_url))
+    return GrpcGameApi(settings), RedisClaims(sync_redis(settings))
 
 
 def _chooser(settings: BotSettings) -> turn.Chooser:
@@ -156,7 +194,8 @@ def play_turn(self: Task, game_id: str, seat: int, version: int, decision_id: st
             api=api,
             claims=claims,
             claim_prefix=settings.redis_prefix,
-            claim_ttl=_HARD + 5,
+            claim_ttl=settings.bot_claim_ttl_seconds,
+            done_ttl=(_HARD + 5) * 10,
             chooser=_chooser(settings),
             decision_id=decision_id,
         )

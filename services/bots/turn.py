@@ -6,8 +6,10 @@ A turn acts at most once:
 
 - a claim in Redis (`<prefix>bots:turn:<game>:<seat>:<version>`, value the task id)
   lets only one task work on a turn; a redelivery of the same task (same id,
-  after a worker died) may take it over, a separately sent duplicate may not,
-  and a claim left by a dead worker expires after the hard time limit;
+  after a worker died) may take it over, a separately sent duplicate may not.
+  The claim lives `claim_ttl` seconds (a few) and the task holding it renews it
+  while it works (`Claims.hold`), so a claim left by a killed worker lapses
+  within seconds and the turn, sent again by the authority's sweep, goes on;
 - the submission carries the idempotency key f"{game_id}:{seat}:{version}" and
   `expected_version=version`, so the authority applies it once whatever happens;
 - a task whose version is no longer the game's does nothing (stale) when its
@@ -27,6 +29,7 @@ with fakes; `tasks.py` wires it to gRPC, Redis and Celery.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -86,6 +89,9 @@ class Claims(Protocol):
     def finish(self, key: str, owner: str, ttl_seconds: int) -> None:
         """Mark the turn done by `owner`."""
 
+    def hold(self, key: str, owner: str, ttl_seconds: int) -> AbstractContextManager[None]:
+        """Keep renewing `owner`'s claim while the block runs (it lapses if the process dies)."""
+
 
 DONE_PREFIX = "done:"
 
@@ -135,14 +141,47 @@ def play_turn(
     chooser: Chooser | None = None,
     overrides: Mapping[str, Mapping[str, Any]] | None = None,
     decision_id: str = "",
+    done_ttl: int | None = None,
 ) -> TurnOutcome:
-    """Play one bot turn at most once (see the module docstring); raises Transient to retry."""
+    """Play one bot turn at most once (see the module docstring); raises Transient to retry.
+
+    `claim_ttl` is the lifetime of the (renewed) claim; `done_ttl` how long the "done"
+    marker stays (default ten claim lifetimes).
+    """
     key = claim_key(claim_prefix, game_id, seat, version)
     previous = claims.claim(key, task_id, claim_ttl)
     if previous is not None and previous != task_id:
         if previous.startswith(DONE_PREFIX):
             return TurnOutcome(DUPLICATE, detail=f"turn already played by {previous}")
         raise Transient(f"turn claimed by task {previous}", countdown=max(1, claims.ttl(key)) + 1)
+    with claims.hold(key, task_id, claim_ttl):
+        return _play_claimed(
+            game_id,
+            seat,
+            version,
+            task_id=task_id,
+            token=token,
+            api=api,
+            finish=lambda: claims.finish(
+                key, f"{DONE_PREFIX}{task_id}", done_ttl or claim_ttl * 10
+            ),
+            chooser=chooser or _default_chooser(overrides or {}),
+            decision_id=decision_id,
+        )
+
+
+def _play_claimed(
+    game_id: str,
+    seat: int,
+    version: int,
+    *,
+    task_id: str,
+    token: str,
+    api: GameApi,
+    finish: Callable[[], None],
+    chooser: Chooser,
+    decision_id: str,
+) -> TurnOutcome:
     try:
         seat_view = api.get_view(game_id, token)
     except grpc.RpcError as exc:
@@ -170,8 +209,7 @@ def play_turn(
     rules = core.load_rules(rules_id)
     view = core.unpack_view(rules, seat_view.view)
     engine_decision = core.engine_decision(decision, seat)
-    choose = chooser or _default_chooser(overrides or {})
-    choice = choose(rules_id, view, seat, engine_decision, spec, seat_view.variant)
+    choice = chooser(rules_id, view, seat, engine_decision, spec, seat_view.variant)
     request = game_pb2.SubmitActionRequest(
         game_id=game_id,
         token=token,
@@ -185,9 +223,9 @@ def play_turn(
     except grpc.RpcError as exc:
         outcome = _rpc_outcome(exc, "SubmitAction")
         if outcome.outcome == DUPLICATE:
-            claims.finish(key, f"{DONE_PREFIX}{task_id}", claim_ttl * 10)
+            finish()
         return outcome
-    claims.finish(key, f"{DONE_PREFIX}{task_id}", claim_ttl * 10)
+    finish()
     return TurnOutcome(SUBMITTED, choice.option_id)
 
 

@@ -4,6 +4,13 @@ Task modules: `services.game.tasks`, `services.bots.tasks`, `services.lobby.task
 (each included when it exists). Task names are namespaced `warroom.<service>.*`
 and routed to the queue of that service: `game`, `bots`, `lobby`.
 
+Delivery: `acks_late` + `reject_on_worker_lost` with a prefetch of one, so a task whose pool
+process dies is requeued at once, and one whose whole worker is SIGKILLed comes back after
+the broker's visibility timeout (`celery_visibility_timeout_seconds`, sized to the longest
+task: a bot turn's hard time limit). Faster recovery of owed work does not wait for it: the
+authority's sweeps send a lost bot turn again and expire clocks from SQL deadlines
+(docs/reliability.md).
+
 Run a worker:  celery -A services.common.celery_app worker -Q game,bots,lobby
 """
 
@@ -49,9 +56,17 @@ def make_celery(settings: Settings, include: tuple[str, ...] | None = None) -> C
         task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,
         broker_connection_retry_on_startup=True,
+        # Keep reconnecting through a Redis restart instead of giving up after 100 tries.
+        broker_connection_max_retries=None,
         broker_transport_options={
-            "visibility_timeout": 48 * 3600,
+            # A message a worker took but never acknowledged (the worker was killed) goes
+            # back to its queue this long after delivery: sized to the longest task.
+            "visibility_timeout": settings.celery_visibility_timeout_seconds,
             "global_keyprefix": settings.redis_prefix,
+            "health_check_interval": settings.redis_health_check_seconds,
+            "socket_keepalive": True,
+            "socket_connect_timeout": settings.redis_connect_timeout_seconds,
+            "retry_on_timeout": True,
         },
         timezone="UTC",
         enable_utc=True,

@@ -1,5 +1,7 @@
 """grpc.aio server bootstrap: health checking, reflection, size limits and a metrics port.
 
+Every server maps a lost Redis or database onto UNAVAILABLE (services.common.unavailable).
+
 Every service builds its server with `start_server`, registering its servicers
 through callbacks; the health service reports SERVING for each named service
 once started and NOT_SERVING during shutdown.
@@ -21,6 +23,7 @@ from prometheus_client import start_http_server
 from services.common.decoding import guarded
 from services.common.logging import get_logger
 from services.common.settings import Settings
+from services.common.unavailable import StoreUnavailableInterceptor
 
 log = get_logger("server")
 
@@ -82,7 +85,10 @@ async def start_server(
     binding anything, when the settings' keys are unsafe outside development mode.
     """
     settings.check_secrets()
-    server = grpc.aio.server(options=server_options(settings), interceptors=list(interceptors))
+    server = grpc.aio.server(
+        options=server_options(settings),
+        interceptors=[StoreUnavailableInterceptor(), *interceptors],
+    )
     for add in register:
         add(guarded(server))  # undecodable requests: INVALID_ARGUMENT (services.common.decoding)
     health_servicer = health.aio.HealthServicer()

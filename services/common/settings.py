@@ -29,6 +29,13 @@ class Settings(BaseSettings):
     )
     redis_prefix: str = "warroom:"
     redis_max_connections: int = 4096
+    # Retries of a Redis command that met a broken connection or a timeout (exponential
+    # backoff with jitter up to the cap), PING before reusing a connection idle this long,
+    # and the connect timeout (services/common/redisio.py).
+    redis_retries: int = 6
+    redis_retry_cap_seconds: float = 1.0
+    redis_health_check_seconds: int = 10
+    redis_connect_timeout_seconds: float = 3.0
     database_url: str = Field(
         "sqlite:///var/warroom.db",
         validation_alias=AliasChoices("WARROOM_DATABASE_URL", "DATABASE_URL"),
@@ -78,6 +85,11 @@ class Settings(BaseSettings):
     celery_broker_url: str | None = None  # default: redis_url
     celery_result_backend: str | None = None
     celery_always_eager: bool = False
+    # Seconds before the broker hands an unacknowledged message (its worker died) to another
+    # worker. It must exceed the longest task's run time, a bot turn's hard limit (largest
+    # default budget + bot_task_hard_margin_seconds, about 42 s): a shorter one would
+    # deliver a running task twice. Was 48 h, which stalled clocks for days.
+    celery_visibility_timeout_seconds: int = 90
 
     # -- logging
     log_level: str = "INFO"
@@ -87,8 +99,10 @@ class Settings(BaseSettings):
     # Extra rules-registry entries, "id=module:Attribute,..." (e.g. a test game).
     extra_games: str = ""
     # Per-token rate limit: a token bucket of `game_rate_burst` refilled at `game_rate_per_second`.
-    game_rate_per_second: float = 50.0
-    game_rate_burst: int = 100
+    # Sized so an honest client answering back to back (4-7 ms a call, up to 250 calls/s) is
+    # never throttled in a whole game; a token past that sustained rate is.
+    game_rate_per_second: float = 300.0
+    game_rate_burst: int = 600
     # The buckets live in Redis (shared by every replica); a replica takes up to this many
     # tokens at once (at most a tenth of the burst) and spends them locally for 2 s.
     game_rate_lease: int = 8
@@ -106,9 +120,15 @@ class Settings(BaseSettings):
     # Lifetime of the Redis per-game writer lock (milliseconds).
     game_lock_ms: int = 5000
     # A bot turn still unanswered this long after it was sent is sent again (lost task), by
-    # the beat task `warroom.game.resend_bot_turns`, which runs every `game_bot_sweep_seconds`.
-    game_bot_resend_seconds: float = 60.0
+    # the beat task `warroom.game.resend_bot_turns`, which runs every `game_bot_sweep_seconds`,
+    # and by every replica's SQL sweep. Short enough that a whole worker SIGKILLed mid-turn
+    # costs its games under 10 s (with the bot worker's 4 s renewed claims); a duplicate of a
+    # turn still being searched only finds the claim held and retries later.
+    game_bot_resend_seconds: float = 5.0
     game_bot_sweep_seconds: float = 30.0
+    # Every authority replica sweeps SQL this often for owed work nobody is doing: clocks
+    # past their deadline, bot turns of games idle longer than `game_bot_resend_seconds`.
+    game_owed_sweep_seconds: float = 2.0
 
     def register_extra_games(self) -> None:
         """Register `extra_games` in the rules registry."""

@@ -8,7 +8,7 @@ Contract with the bot worker (see docs/architecture.md): task
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Protocol
 
 from celery import Celery
@@ -51,7 +51,16 @@ class CeleryScheduler:
         )
 
     def clock(self, game_id: str, seat: int, decision_id: str, version: int, eta: datetime) -> None:
-        """Enqueue a clock check at `eta`, tagged with the version the clock started at."""
+        """Enqueue a clock check at `eta`, tagged with the version the clock started at.
+
+        Only within half the broker's visibility timeout: a message held longer (an ETA task
+        waits unacknowledged in a worker) would be handed out again and again. A later
+        deadline is expired by the SQL clock sweep (`Sweeper.sweep_owed`) instead.
+        """
+        horizon = float(self.app.conf.broker_transport_options.get("visibility_timeout") or 0)
+        aware = eta if eta.tzinfo is not None else eta.replace(tzinfo=UTC)
+        if horizon and (aware - datetime.now(UTC)).total_seconds() > horizon / 2:
+            return
         self.app.send_task(
             CLOCK_TASK,
             kwargs={

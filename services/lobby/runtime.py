@@ -10,6 +10,7 @@ import redis.asyncio as aioredis
 
 from services.common.db import make_engine
 from services.common.logging import get_logger
+from services.common.redisio import async_redis, client_options
 from services.common.settings import Settings
 from services.lobby.config import LobbySettings
 from services.lobby.director import Director
@@ -77,10 +78,13 @@ def build(
     # commands share a bounded pool (a burst of calls waits for a connection instead of
     # failing); WatchTicket subscriptions, which hold theirs, have their own
     pool: aioredis.BlockingConnectionPool = aioredis.BlockingConnectionPool.from_url(
-        settings.redis_url, max_connections=lobby.redis_connections, timeout=30
+        settings.redis_url,
+        max_connections=lobby.redis_connections,
+        timeout=30,
+        **client_options(settings),
     )
     client: aioredis.Redis = cast(Any, aioredis.Redis).from_pool(pool)
-    watch = aioredis.Redis.from_url(settings.redis_url, max_connections=lobby.watch_connections)
+    watch = async_redis(settings, max_connections=lobby.watch_connections)
     store = store or shared_store(settings.database_url, settings.db_schema)
     queue = TicketQueue(client, lobby_prefix(settings), lobby.ticket_keep_s, watch_client=watch)
     games = games or GameClient(settings)

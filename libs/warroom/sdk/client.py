@@ -516,7 +516,9 @@ class Client:
 
     def bots(self) -> BotsClient:
         """A client of the bot service (hints and analysis)."""
-        return BotsClient(self._channels.get(self.bots_endpoint), deadline=self.deadline)
+        return BotsClient(
+            self._channels.get(self.bots_endpoint), deadline=self.deadline, token=self.token or ""
+        )
 
 
 class GameSession:
@@ -642,8 +644,10 @@ class GameSession:
 class BotsClient:
     """The bot service: ask a bot for a move or an analysis of a position."""
 
-    def __init__(self, channel: aio.Channel, *, deadline: float = 30.0) -> None:
+    def __init__(self, channel: aio.Channel, *, deadline: float = 30.0, token: str = "") -> None:
         self.deadline = deadline
+        # ChooseAction needs the player's lobby token (or the service credential).
+        self.token = token
         self._stub = bots_pb2_grpc.BotServiceStub(channel)
 
     async def list_bots(self, game: str | int = 0) -> list[bots_pb2.BotKind]:
@@ -667,6 +671,10 @@ class BotsClient:
         )
         return await _call(
             "ChooseAction",
-            lambda: self._stub.ChooseAction(request, timeout=self.deadline),
+            lambda: self._stub.ChooseAction(
+                request,
+                timeout=self.deadline,
+                metadata=(("authorization", f"Bearer {self.token}"),) if self.token else (),
+            ),
             RetryPolicy(),
         )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import grpc
 import pytest
@@ -10,6 +11,7 @@ import pytest_asyncio
 
 from services.bots.server import serve
 from services.bots.settings import BotSettings
+from services.common.auth import service_metadata
 from warroom.engine.registry import register
 from warroom.v1 import bots_pb2_grpc
 
@@ -26,11 +28,26 @@ def bot_settings() -> BotSettings:
     )
 
 
+class Credential(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+    """Adds `authorization: Bearer <credential>` to every unary call."""
+
+    def __init__(self, metadata: tuple[tuple[str, str], ...]) -> None:
+        self.metadata = metadata
+
+    async def intercept_unary_unary(
+        self, continuation: Callable[..., Any], details: Any, request: Any
+    ) -> Any:
+        metadata = tuple(details.metadata or ()) + self.metadata
+        return await continuation(details._replace(metadata=metadata), request)
+
+
 @pytest_asyncio.fixture
 async def bot_stub(bot_settings: BotSettings) -> AsyncIterator[bots_pb2_grpc.BotServiceAsyncStub]:
-    """A BotService on a free port, and a stub for it."""
+    """A BotService on a free port, and a stub calling it with the service credential."""
     running, servicer = await serve(bot_settings, port=0, metrics_port=0)
-    channel = grpc.aio.insecure_channel(f"127.0.0.1:{running.port}")
+    channel = grpc.aio.insecure_channel(
+        f"127.0.0.1:{running.port}", interceptors=[Credential(service_metadata(bot_settings))]
+    )
     try:
         yield bots_pb2_grpc.BotServiceStub(channel)  # type: ignore[misc]
     finally:

@@ -12,6 +12,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from services.bots import core
 from services.bots.server import BotServicer
 from services.bots.settings import BotSettings
+from services.common.auth import service_metadata
 from tests.engine.toy_game import ToyRules
 from warroom.api.convert import decision_message
 from warroom.engine.match import Match
@@ -175,7 +176,10 @@ async def test_live_position_fetches_the_view_with_the_seat_token() -> None:
     servicer = BotServicer(BotSettings(service_secret="s"), game_stub=fake)
 
     class Context:
-        async def abort(self, code: grpc.StatusCode, details: str) -> None:
+        def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+            return service_metadata(servicer.settings)
+
+        async def abort(self, code: grpc.StatusCode, details: str, *more: Any) -> None:
             raise AssertionError(f"{code}: {details}")
 
     request = bots_pb2.ChooseActionRequest(

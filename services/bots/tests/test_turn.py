@@ -251,3 +251,22 @@ def test_the_celery_task_is_registered_on_the_bots_queue() -> None:
     assert play_turn.max_retries is not None and play_turn.max_retries > 0
     assert play_turn.soft_time_limit and play_turn.time_limit
     assert play_turn.soft_time_limit < play_turn.time_limit
+
+
+def test_a_held_claim_is_renewed_and_a_dead_holders_claim_lapses_in_seconds(
+    claims: RedisClaims, redis_prefix: str
+) -> None:
+    """A working task keeps its short claim alive; once it stops renewing, it lapses."""
+    import time
+
+    key = turn.claim_key(redis_prefix, "g9", 0, 0)
+    assert claims.claim(key, "t-working", 1) is None
+    with claims.hold(key, "t-working", 1):
+        time.sleep(2.0)  # twice the lifetime: only the heartbeat keeps it
+        assert claims.claim(key, "t-other", 1) == "t-working"
+    # The holder is gone (as if its worker was SIGKILLed): the claim lapses within its ttl.
+    deadline = time.monotonic() + 3
+    while claims.claim(key, "t-resent", 1) is not None:
+        assert time.monotonic() < deadline, "the dead holder's claim did not lapse"
+        time.sleep(0.1)
+    assert not claims.renew(key, "t-working", 1), "only the holder may renew"
