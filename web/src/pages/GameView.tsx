@@ -32,7 +32,7 @@ export function GameView(props: Props) {
   const targets = useMemo(() => targetsOf(options, cat), [options, cat]);
   const [focus, setFocus] = useState<{ key: string; label: string; options: Option[] } | null>(null);
   const [hover, setHover] = useState("");
-  const [zoom, setZoom] = useState(false);
+  const [zoom, setZoom] = useState(() => innerWidth < 700);
   const decisionKey = `${view.decision?.decisionId}:${view.version}`;
   useEffect(() => setFocus(null), [decisionKey]);
   const spaceName = (id: string) => (id.startsWith("region:") ? cat.raw.map?.regions.find((r) => `region:${r.id}` === id)?.name ?? id : cat.spacesById.get(id)?.name ?? id);
