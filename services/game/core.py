@@ -81,7 +81,9 @@ class Core:
         """Apply the per-token rate limit (shared by every replica)."""
         wait = await self.limiter.take(token)
         if wait > 0:
-            raise errors.exhausted(f"too many requests for this token: retry in {wait:.2f}s", wait)
+            raise errors.exhausted(
+                f"too many requests for this token: retry in {wait * 1000:.0f} ms", wait
+            )
 
     def close(self) -> None:
         """Stop the SQL thread pool."""
