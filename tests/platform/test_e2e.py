@@ -278,3 +278,24 @@ def test_node_conformance_every_title(platform: Platform) -> None:
     for title in ("ncw", "qmg_cw", "qmg_sf"):
         assert f"✔ {title} (" in result.stdout, result.stdout
     print(result.stdout)
+
+
+def test_cli_shows_the_hand_by_name_from_the_catalogue(platform: Platform, tmp_path: Path) -> None:
+    """`warroom bots qmg_sf` draws each card of the hand with its catalogue name and text."""
+    from warroom import catalog
+
+    env = {**os.environ, "WARROOM_CLI_HOME": str(tmp_path), "WARROOM_LOBBY": platform.lobby}
+    warroom = [sys.executable, "-m", "warroom.cli.main"]
+    for args in (["login", "cli-cards"], ["bots", "qmg_sf", "--bot", "random", "--auto", "random"]):
+        result = subprocess.run(
+            [*warroom, *args], env=env, capture_output=True, text=True, timeout=300, check=False
+        )
+        assert result.returncode == 0, f"{result.stdout}\n{result.stderr}"
+    out = " ".join(result.stdout.split())
+    assert "Your hand" in out and "Game over" in out, out[-3000:]
+    cards = catalog.catalog("qmg_sf").cards
+    shown = [c for c in cards if f"#{c.id} {c.name} (" in out]
+    assert shown, out[-3000:]
+    assert any(" ".join(c.text.split()[:4]) in out for c in shown), out[-3000:]
+    version = catalog.content_version("qmg_sf")
+    assert (tmp_path / "catalog" / f"catalog-qmg_sf-{version}.binpb").is_file()
