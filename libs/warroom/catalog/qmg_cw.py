@@ -43,6 +43,10 @@ def card(c: CardRecord) -> pb.Card:
     if c.target != "none":
         classes.append(f"target:{c.target}")
     attributes = {"nationality": c.nationality, "when": c.when, "target": c.target}
+    if c.cost:
+        attributes["extra_cost"] = ", ".join(f"{k} {v}" for k, v in sorted(c.cost.items()))
+    if c.wmd_cost:
+        attributes["wmd_cost"] = str(c.wmd_cost)
     if c.escalation:
         attributes["escalation"] = str(c.escalation) + (
             " (conditional)" if c.escalation_conditional else ""
