@@ -53,7 +53,7 @@ export const qmgCwAdapter: Adapter = (seatView, typed, cat) => {
   m.tracks.push({
     name: "Victory points",
     min: track?.min ?? 0,
-    max: Math.max(track?.max ?? 30, ...v.vp),
+    max: Math.max(track && track.max > track.min ? track.max : 30, ...v.vp),
     entries: v.vp.map((x, i) => ({ label: blocs[i]?.slice(0, 3) ?? `B${i}`, value: x, colour: BLOC_COLOURS[i] ?? "#999" })),
   });
   m.status.push(`Round ${v.round}`, `${blocs[v.active] ?? "?"} bloc's turn`);

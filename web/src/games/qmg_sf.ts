@@ -50,7 +50,7 @@ export const qmgSfAdapter: Adapter = (seatView, typed, cat) => {
   const stars = [0, 0];
   for (const s of spaces) if (s.victoryStar && (p.control[s.index] === 0 || p.control[s.index] === 1)) stars[p.control[s.index]]++;
   const track = cat.raw.tracks.find((t) => t.id.includes("vp"));
-  m.tracks.push({ name: "Victory points", min: track?.min ?? 0, max: Math.max(track?.max ?? 30, ...p.vp), entries: p.vp.map((x, i) => ({ label: SIDE_NAMES[i].slice(0, 2), value: x, colour: SIDE_COLOURS[i] })) });
+  m.tracks.push({ name: "Victory points", min: track?.min ?? 0, max: Math.max(track && track.max > track.min ? track.max : 30, ...p.vp), entries: p.vp.map((x, i) => ({ label: SIDE_NAMES[i].slice(0, 2), value: x, colour: SIDE_COLOURS[i] })) });
   m.tracks.push({ name: "Victory Stars held", min: 0, max: Math.max(1, spaces.filter((s) => s.victoryStar).length), entries: stars.map((x, i) => ({ label: SIDE_NAMES[i].slice(0, 2), value: x, colour: SIDE_COLOURS[i] })) });
   m.status.push(`Round ${p.round}`, `${SIDE_NAMES[p.active] ?? "?"} to act`);
   if (p.phase) m.status.push(p.phase.replace(/_/g, " "));

@@ -12,13 +12,14 @@ export function Leaderboard() {
   return (
     <main class="page" data-testid="leaderboard-page">
       <h1>Leaderboard</h1>
-      <nav class="title-tabs" aria-label="Game">
-        {TITLES.map((t) => (
-          <button class={t.rulesId === rulesId ? "tab active" : "tab"} aria-pressed={t.rulesId === rulesId} onClick={() => setRulesId(t.rulesId)} data-testid={`leaderboard-${t.rulesId}`}>
-            {t.name}
-          </button>
-        ))}
-      </nav>
+      <label class="inline">
+        Game
+        <select value={rulesId} onChange={(e) => setRulesId((e.target as HTMLSelectElement).value)} data-testid="leaderboard-game">
+          {TITLES.map((t) => (
+            <option value={t.rulesId}>{t.name}</option>
+          ))}
+        </select>
+      </label>
       {list.error && <p class="error" role="alert">{list.error}</p>}
       <section class="card">
         <table class="leaderboard" data-testid="leaderboard">

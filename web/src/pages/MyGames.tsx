@@ -30,7 +30,7 @@ export function MyGames() {
     const deadline = g.clockDeadline ? timestampMs(g.clockDeadline) : 0;
     const toAct = g.toAct.map((i) => g.seats.find((s) => s.index === i)?.side ?? `seat ${i}`).join(", ");
     return (
-      <li class={`game-row${g.myTurn ? " my-turn" : ""}`} data-testid="my-game" data-game-id={g.gameId} data-my-turn={g.myTurn ? "true" : "false"}>
+      <li class={`game-row${g.myTurn ? " my-turn" : ""}`} data-testid="mygame-row" data-game-id={g.gameId} data-rules-id={g.rulesId} data-my-turn={g.myTurn ? "true" : "false"} data-finished={g.status === Table_Status.FINISHED ? "true" : "false"}>
         <div>
           <strong>{t.name}</strong> <span class="muted">{g.variant}</span> · you play <strong>{g.side}</strong>
           <div class="small muted">
@@ -49,15 +49,15 @@ export function MyGames() {
         </div>
         <div class="row">
           {deadline > 0 && g.status !== Table_Status.FINISHED && (
-            <span class={`clock${deadline - now < 60000 ? " low" : ""}`} data-testid="my-game-clock">
+            <span class={`clock${deadline - now < 60000 ? " low" : ""}`} data-testid="mygame-clock">
               ⏱ {formatDuration(deadline - now)}
             </span>
           )}
           {g.myTurn && <span class="badge turn">Your turn</span>}
           {g.status === Table_Status.FINISHED ? (
-            <a class="button" href={`#/replay/${g.gameId}`} data-testid="my-game-replay">Replay</a>
+            <a class="button" href={`#/replay/${g.gameId}`} data-testid="mygame-replay">Replay</a>
           ) : (
-            <a class="button primary" href={`#/game/${g.gameId}`} data-testid="my-game-open">{g.myTurn ? "Play" : "Open"}</a>
+            <a class="button primary" href={`#/game/${g.gameId}`} data-testid="mygame-open">{g.myTurn ? "Play" : "Open"}</a>
           )}
         </div>
       </li>

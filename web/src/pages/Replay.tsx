@@ -126,11 +126,11 @@ export function ReplayPage(props: { gameId: string; token: string | null }) {
         Replay: {titleOf(replay.rulesId || replay.game).name} <span class="muted">{replay.variant}</span>
       </h1>
       <div class="replay-controls" data-testid="replay-viewer" data-version={String(frame.version)} data-last-version={String(frames[last].version)} data-loaded={done ? "true" : "false"} role="group" aria-label="Replay controls">
-        <button class="small" onClick={() => setAt(0)} disabled={at === 0} aria-label="First version" data-testid="replay-first">⏮</button>
+        <button class="small" onClick={() => setAt(0)} disabled={at === 0} aria-label="First version" data-testid="replay-first">«</button>
         <button class="small" onClick={() => setAt(Math.max(0, at - 1))} disabled={at === 0} aria-label="Step back" data-testid="replay-prev">◀</button>
         <button class="small" onClick={() => setPlaying(!playing)} aria-pressed={playing} data-testid="replay-play">{playing ? "Pause" : "Play"}</button>
         <button class="small" onClick={() => setAt(Math.min(last, at + 1))} disabled={at >= last} aria-label="Step forward" data-testid="replay-next">▶</button>
-        <button class="small" onClick={() => setAt(last)} disabled={at >= last} aria-label="Last version" data-testid="replay-last">⏭</button>
+        <button class="small" onClick={() => setAt(last)} disabled={at >= last} aria-label="Last version" data-testid="replay-last">»</button>
         <input type="range" min={0} max={last} value={at} aria-label="Version" onInput={(e) => setAt(Number((e.target as HTMLInputElement).value))} data-testid="replay-slider" />
         <label class="inline">
           version
@@ -159,7 +159,8 @@ export function ReplayPage(props: { gameId: string; token: string | null }) {
       </div>
       {action && (
         <span class="muted small" data-testid="replay-action">
-          v{String(action.version)}: {replay.seats.find((s) => s.index === action.seat)?.side ?? `seat ${action.seat}`} chose {action.optionId}
+          v{String(action.version)} · {replay.seats.find((s) => s.index === action.seat)?.side ?? `seat ${action.seat}`}
+          {frame.events.length ? `: ${frame.events.map((e) => e.text).join(" · ")}` : ""}
         </span>
       )}
     </>

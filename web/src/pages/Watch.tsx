@@ -32,13 +32,13 @@ export function Watch() {
         ) : (
           <ul class="game-list">
             {gamesList.map((g) => (
-              <li class="game-row" data-testid="live-game" data-game-id={g.gameId}>
+              <li class="game-row" data-testid="live-game-row" data-game-id={g.gameId} data-rules-id={g.rulesId}>
                 <div>
                   <strong>{titleOf(g.rulesId || g.game).name}</strong> <span class="muted">{g.variant}</span>
                   <div class="small muted">{g.seats.map((s) => `${s.side}: ${s.displayName || (s.isBot ? "bot" : "?")}`).join(" · ")}</div>
                   {g.startedAt && <div class="small muted">started {new Date(timestampMs(g.startedAt)).toLocaleTimeString()}</div>}
                 </div>
-                <a class="button primary" href={`#/spectate/${g.gameId}?token=${encodeURIComponent(g.spectatorToken)}`} data-testid="watch-game">
+                <a class="button primary" href={`#/spectate/${g.gameId}?token=${encodeURIComponent(g.spectatorToken)}`} data-testid="live-game-watch">
                   Watch
                 </a>
               </li>
