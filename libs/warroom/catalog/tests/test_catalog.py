@@ -183,3 +183,24 @@ def test_layout_file_must_cover_every_space(tmp_path: Path) -> None:
         common.load_layout(tmp_path, ["a", "b"])
     with pytest.raises(ContentError, match="unknown spaces"):
         common.load_layout(tmp_path, [])
+
+
+def test_version_is_stable_across_processes() -> None:
+    """Another process (another hash seed) computes the same versions: replicas agree."""
+    import os
+    import subprocess
+    import sys
+
+    code = "from warroom import catalog; print([catalog.content_version(g) for g in catalog.rules_ids()])"
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        ).stdout.strip()
+        for seed in ("1", "2")
+    }
+    assert outputs == {str([catalog.content_version(g) for g in GAMES])}
