@@ -139,7 +139,7 @@ def piece_types() -> list[pb.PieceType]:
                         owner=faction,
                         kind=kind,
                         count=len(ids),
-                        code=f * 8 + k,
+                        code=-1,
                         piece_ids=ids,
                     )
                 )
