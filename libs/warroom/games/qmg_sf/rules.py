@@ -1,12 +1,11 @@
 """Quartermaster General: South Front rules: the `Rules` implementation (registered as "qmg_sf").
 
 Seat 0 plays the Axis (Germany, Pact), seat 1 the Allies (UK, USA, France).
-`evaluate` is the heuristic position value used by the heuristic bot.
+`evaluate` (from `heuristic.py`) is the position value used by the heuristic bot.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 from google.protobuf.message import Message
@@ -14,12 +13,12 @@ from google.protobuf.message import Message
 from warroom.engine.errors import IllegalOptionError, SetupError
 from warroom.engine.model import Applied, Decision, Event, Option, Result, SeatInfo, VariantInfo
 from warroom.engine.rules import Rules
-from warroom.games.qmg_sf import board, codec, scoring, turn, views
+from warroom.games.qmg_sf import board, codec, turn, views
 from warroom.games.qmg_sf.board import side_of
 from warroom.games.qmg_sf.content import tables
+from warroom.games.qmg_sf.heuristic import evaluate as evaluate
 from warroom.games.qmg_sf.setup import VARIANTS, new_state
 from warroom.games.qmg_sf.state import OFF, SIDES, Ctx, SfState
-from warroom.games.qmg_sf.supply import unsupplied
 from warroom.games.qmg_sf.v1 import qmg_sf_pb2
 
 _PROMPTS = {
@@ -51,23 +50,6 @@ _PROMPTS = {
     "fx_enemy_discard": "Choose a card to discard",
     "fx_choose": "Choose one",
 }
-
-
-def evaluate(state: SfState, seat: int) -> float:
-    """A heuristic value in [0, 1] of the position for `seat` (1 = won)."""
-    if state.over:
-        return 1.0 if state.winner == seat else 0.0
-    me, other = seat, 1 - seat
-    vp = state.vp[me] - state.vp[other]
-    stars = scoring.stars(state, me) - scoring.stars(state, other)
-    pieces = [0, 0]
-    for p, at in enumerate(state.loc):
-        if at != OFF:
-            pieces[side_of(p)] += 1
-    for side in (0, 1):
-        pieces[side] -= len(unsupplied(state, side))
-    x = vp + 1.5 * stars + 0.4 * (pieces[me] - pieces[other])
-    return 0.5 + 0.5 * math.tanh(x / 10.0)
 
 
 class SouthFrontRules(Rules[SfState]):

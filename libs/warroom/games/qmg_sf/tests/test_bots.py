@@ -18,3 +18,72 @@ def test_heuristic_bot_chooses_a_legal_option() -> None:
     position = SeatPosition(RULES, RULES.view(s, 0), 0, decision, (0,), "standard")
     choice = HeuristicBot(seed=1, samples=1).choose(position)
     assert choice.option_id in {o.id for o in decision.options[0]}
+
+
+def _policy_game(seed: int) -> int:
+    """A whole game with both sides on the rule-based policy; the number of decisions."""
+    from warroom.games.qmg_sf.policy import choose
+
+    s = RULES.setup(seed, "standard", {})
+    steps = 0
+    while RULES.result(s) is None:
+        decision = RULES.decision(s)
+        assert decision is not None
+        seat = decision.seats[0]
+        ids = [o.id for o in decision.options[seat]]
+        option = choose(s, seat, ids)
+        assert option in ids, (decision.kind, option, ids)
+        s = RULES.apply(s, seat, option).state
+        steps += 1
+        assert steps < 5000
+    return steps
+
+
+def test_policy_always_picks_a_legal_option_and_games_end() -> None:
+    """The rollout policy answers every decision of whole games with an offered option."""
+    for seed in (1, 2, 3):
+        assert _policy_game(seed) > 50
+
+
+def test_evaluation_finishes_the_pending_card_first() -> None:
+    """Playing a card is judged by what it does: `settle` finishes the card with the policy,
+    and the heuristic bot prefers playing to passing in the opening Action step."""
+    from warroom.games.qmg_sf.heuristic import settle
+
+    s = act(act(RULES.setup(2, "standard", {}), "keep"), "keep")
+    s = act(s, "done")
+    decision = RULES.decision(s)
+    assert decision is not None
+    plays = [o.id for o in decision.options[0] if o.id.startswith("play")]
+    assert plays
+    played = RULES.apply(s, 0, plays[0]).state
+    assert played.top() is not None and settle(played).top() is None
+    position = SeatPosition(RULES, RULES.view(s, 0), 0, decision, (0,), "standard")
+    assert HeuristicBot(seed=1, samples=2).choose(position).option_id != "pass"
+
+
+def test_heuristic_beats_random_from_both_seats() -> None:
+    """Two short games, one from each seat: the heuristic bot wins both against random."""
+    from warroom.bots.position import Bot
+    from warroom.bots.simple import RandomBot
+
+    for seat in (0, 1):
+        bots: list[Bot] = [RandomBot(3), RandomBot(3)]
+        bots[seat] = HeuristicBot(seed=3, samples=1)
+        s = RULES.setup(40 + seat, "standard", {})
+        while RULES.result(s) is None:
+            decision = RULES.decision(s)
+            assert decision is not None
+            acting = decision.seats[0]
+            position = SeatPosition(RULES, RULES.view(s, acting), acting, decision, (acting,), "")
+            s = RULES.apply(s, acting, bots[acting].choose(position).option_id).state
+        result = RULES.result(s)
+        assert result is not None and seat in result.winners
+
+
+def test_rollout_policy_is_registered() -> None:
+    """Search bots find South Front's rollout policy."""
+    from warroom.bots.policies import policy_for
+
+    policy = policy_for(RULES)
+    assert policy is not None and policy.epoch is not None

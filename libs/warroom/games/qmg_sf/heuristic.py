@@ -1,0 +1,81 @@
+"""The South Front position value used by the heuristic bot and by search cut-offs.
+
+`evaluate(state, seat)` first finishes whatever card or combat is pending by letting
+both sides play the rule-based policy (`policy.py`, at most `HORIZON` decisions, never
+past the end of the current action), so that playing a card is judged by what it does,
+not by the card leaving the hand. The finished position is then scored for the seat as
+`0.5 + 0.5 * tanh(x / 10)` with
+
+    x = VP lead + stars lead * scoring rounds left + pieces lead + 0.3 * cards lead
+        + 0.5 * Contingency sides lead,
+
+where pieces count by kind (infantry 1, tank 1.3, airplane 1.2, fleet 1.1, carrier 0.8;
+an unsupplied piece a quarter), cards are those in hand and Contingency sides are the
+unused sides left (2 per card unplayed, 1 when flipped). A finished game is 1 or 0.
+"""
+
+from __future__ import annotations
+
+import math
+
+from warroom.games.qmg_sf import policy, scoring, turn
+from warroom.games.qmg_sf.board import kind, side_of
+from warroom.games.qmg_sf.content import tables
+from warroom.games.qmg_sf.state import GONE, OFF, Ctx, SfState
+from warroom.games.qmg_sf.supply import unsupplied
+
+HORIZON = 40
+CARD, CONTINGENCY = 0.3, 0.5
+
+
+def settle(state: SfState) -> SfState:
+    """The position once the pending card or combat is finished by the policy (a copy when
+    anything was played; the state itself when nothing is pending)."""
+    s = state
+    for _ in range(HORIZON):
+        if s.over or s.top() is None:
+            break
+        seat = turn.seat_to_act(s)
+        options = [o for o, _ in turn.options(s)]
+        if not options:
+            break
+        choice = policy.choose(s, seat, options)
+        s = s.clone() if s is state else s
+        turn.apply(s, seat, choice, Ctx())
+        s.touch()
+    return s
+
+
+def _stars_left(s: SfState) -> int:
+    return max(1, sum(1 for r in tables().scoring if r >= s.round))
+
+
+def static_value(s: SfState, seat: int) -> float:
+    """The score of a settled position (see the module docstring)."""
+    if s.over:
+        return 1.0 if s.winner == seat else 0.0
+    lead = [0.0, 0.0]
+    for side in (0, 1):
+        lead[side] += s.vp[side] + scoring.stars(s, side) * _stars_left(s)
+        lead[side] += CARD * len(s.hands[side])
+    for p, at in enumerate(s.loc):
+        if at != OFF:
+            lead[side_of(p)] += policy.PIECE_VALUE[kind(p)]
+    for side in (0, 1):
+        for p in unsupplied(s, side):
+            lead[side] -= 0.75 * policy.PIECE_VALUE[kind(p)]
+    for c, face in s.contingency.items():
+        if face != GONE:
+            lead[side_of_card(c)] += CONTINGENCY * (2 - face)
+    x = lead[seat] - lead[1 - seat]
+    return 0.5 + 0.5 * math.tanh(x / 10.0)
+
+
+def side_of_card(card: int) -> int:
+    """The side owning a Contingency card."""
+    return 0 if card in tables().contingency_cards[0] else 1
+
+
+def evaluate(state: SfState, seat: int) -> float:
+    """A heuristic value in [0, 1] of the position for `seat` (1 = won)."""
+    return static_value(settle(state), seat)
