@@ -5,7 +5,11 @@
     warroom queue ncw --play            # public matchmaking, then play
     warroom tables / create / join      # custom tables
     warroom play [GAME_ID]              # (re)join a game you have a seat in
-    warroom watch GAME_ID --token T     # spectate
+    warroom games [--finished]          # your games: whose turn, clock, last activity
+    warroom live [GAME]                 # live games anyone may watch
+    warroom watch GAME_ID [--token T]   # spectate (no token: asked of the lobby)
+    warroom invite PLAYER / accept PARTY / party / leave-party   # parties with consent
+    warroom tickets / cancel TICKET     # your matchmaking ticket
     warroom replay GAME_ID --out f.json
     warroom leaderboard ncw
 
@@ -147,7 +151,8 @@ def _run(make: Callable[[], Awaitable[T]]) -> T:
     try:
         return asyncio.run(_closing(make))
     except WarroomError as error:
-        err.print(f"[red]{error.code.name}[/]: {error.message or error}")
+        reason = f" {error.reason}" if error.reason else ""
+        err.print(f"[red]{error.code.name}{reason}[/]: {error.message or error}")
         if error.code == grpc.StatusCode.UNAVAILABLE:
             err.print("Is the platform running? `make run` starts it.")
         if error.code == grpc.StatusCode.UNAUTHENTICATED:
@@ -396,7 +401,10 @@ def queue(
     game: Annotated[str, typer.Argument(help="Game: ncw, qmg_cw, qmg_sf.")] = "ncw",
     variant: Annotated[list[str] | None, typer.Option(help="Acceptable variant(s).")] = None,
     side: Annotated[list[str] | None, typer.Option(help="Side preference(s), best first.")] = None,
-    party: Annotated[list[str] | None, typer.Option(help="Party member player id(s).")] = None,
+    party: Annotated[
+        list[str] | None, typer.Option(help="Party member player id(s) (they accepted).")
+    ] = None,
+    with_party: Annotated[bool, typer.Option(help="Queue your whole party.")] = False,
     allow_bots: Annotated[bool, typer.Option(help="Fill with bots after a wait.")] = False,
     bot_fill_after: Annotated[int, typer.Option(help="Seconds before bots fill.")] = 30,
     play_: Annotated[bool, typer.Option("--play", help="Play once matched.")] = False,
@@ -415,6 +423,7 @@ def queue(
                 variants=variant or (),
                 sides=side or (),
                 party=party or (),
+                with_party=with_party,
                 allow_bots=allow_bots,
                 bot_fill_after_s=bot_fill_after,
             )
@@ -594,8 +603,13 @@ def play(
     lobby: LobbyOption = None,
     game_endpoint: GameOption = None,
 ) -> None:
-    """Play (or resume) a game you have a seat in, interactively."""
-    assignment = _assignment_for(game_id, token)
+    """Play (or resume) a game you have a seat in, interactively (a seat token not saved
+    here is recovered from the lobby)."""
+    saved = saved_assignment(game_id) if game_id else None
+    if saved is not None and not saved.seat_token and not token:
+        assignment = _recover_seat(saved.game_id, lobby)
+    else:
+        assignment = _assignment_for(game_id, token)
     client = _client(lobby, game_endpoint, need_login=False)
 
     async def go() -> game_pb2.SeatView:
@@ -644,10 +658,14 @@ def watch(
 ) -> None:
     """Spectate a game: the public view and every public event as it happens."""
     assignment = saved_assignment(game_id)
-    client = _client(lobby, game_endpoint, need_login=False)
+    client = _client(lobby, game_endpoint, need_login=not (token or assignment.seat_token))
 
     async def go() -> None:
         async with client:
+            if not token and not assignment.seat_token:
+                access = await client.spectate(game_id)
+                assignment.seat_token = access.spectator_token
+                assignment.game_endpoint = assignment.game_endpoint or access.game_endpoint
             session = client.game(assignment, token=token)
             first = True
             async for update in session.watch(0):
@@ -661,6 +679,156 @@ def watch(
                     console.print(result_text(update.view))
 
     _run(go)
+
+
+def _recover_seat(game_id: str, lobby: str | None) -> common_pb2.Assignment:
+    """The caller's seat of a game, recovered from the lobby, and saved."""
+    client = _client(lobby)
+
+    async def go() -> common_pb2.Assignment:
+        async with client:
+            return await client.seat_access(game_id)
+
+    assignment = _run(go)
+    remember_assignment(assignment)
+    return assignment
+
+
+def _stamp(value: Any) -> str:
+    """A Timestamp as local-free UTC text ("" when unset)."""
+    return value.ToDatetime().strftime("%Y-%m-%d %H:%M") if value.seconds else ""
+
+
+@app.command()
+def games(
+    finished: Annotated[bool, typer.Option(help="Also recently finished games.")] = False,
+    game: Annotated[str, typer.Option(help="Only this game.")] = "",
+    lobby: LobbyOption = None,
+) -> None:
+    """Your games: whose turn it is, your clock and the last activity (correspondence)."""
+    client = _client(lobby)
+    kind = _kind(game) if game else 0
+
+    async def go() -> list[lobby_pb2.MyGame]:
+        async with client:
+            return await client.my_games(include_finished=finished, game=kind)
+
+    out = Table(title="Your games", title_justify="left")
+    for column in ("game id", "game", "variant", "you", "status", "turn", "clock", "last move"):
+        out.add_column(column)
+    for g in _run(go):
+        status = lobby_pb2.Table.Status.Name(g.status).removeprefix("STATUS_").lower()
+        turn = ",".join(map(str, g.to_act))
+        turn = "?" if not g.live_info else ("YOU" if g.my_turn else turn)
+        you = f"{g.seat} {g.side}"
+        row = [g.game_id, game_name_of(g.game), g.variant, you, status, turn]
+        out.add_row(*row, _stamp(g.clock_deadline), _stamp(g.last_activity))
+    console.print(out)
+    console.print("Resume one with `warroom play GAME_ID` (the seat token is recovered).")
+
+
+@app.command()
+def live(
+    game: Annotated[str, typer.Argument(help="Game (empty: all).")] = "",
+    lobby: LobbyOption = None,
+) -> None:
+    """Live games anyone may watch: public tables and matchmade games."""
+    client = _client(lobby)
+    kind = _kind(game) if game else 0
+
+    async def go() -> list[lobby_pb2.LiveGame]:
+        async with client:
+            return await client.live_games(kind)
+
+    out = Table(title="Live games", title_justify="left")
+    for column in ("game id", "game", "variant", "source", "seats"):
+        out.add_column(column)
+    for g in _run(go):
+        seats = ", ".join(f"{s.side}:{s.display_name}" for s in g.seats)
+        source = "matchmade" if g.matchmade else "table"
+        out.add_row(g.game_id, game_name_of(g.game), g.variant, source, seats)
+    console.print(out)
+    console.print("Watch one with `warroom watch GAME_ID`.")
+
+
+@app.command()
+def party(lobby: LobbyOption = None) -> None:
+    """Your party and the invitations waiting for your answer."""
+    client = _client(lobby)
+
+    async def go() -> lobby_pb2.GetPartyResponse:
+        async with client:
+            return await client.party()
+
+    answer = _run(go)
+    if answer.HasField("party"):
+        console.print(f"Party {answer.party.party_id} (leader {answer.party.leader_player_id}):")
+        for m in answer.party.members:
+            console.print(f"  {m.display_name} ({m.player_id}){'' if m.accepted else ' invited'}")
+    else:
+        console.print("You are in no party: `warroom invite PLAYER_ID` starts one.")
+    for invitation in answer.invites:
+        console.print(
+            f"Invitation from {invitation.leader_display_name} to party {invitation.party_id}: "
+            f"`warroom accept {invitation.party_id}` or `warroom decline {invitation.party_id}`"
+        )
+
+
+def _lobby_call(make: Callable[[Client], Awaitable[T]], lobby: str | None) -> T:
+    client = _client(lobby)
+
+    async def go() -> T:
+        async with client:
+            return await make(client)
+
+    return _run(go)
+
+
+@app.command()
+def invite(player_id: str, lobby: LobbyOption = None) -> None:
+    """Invite a player to your party; they join only by accepting."""
+    joined = _lobby_call(lambda c: c.invite(player_id), lobby)
+    console.print(f"Invited {player_id} to party {joined.party_id}.")
+
+
+@app.command()
+def accept(party_id: str, lobby: LobbyOption = None) -> None:
+    """Accept a party invitation (its leader may then queue you with the party)."""
+    joined = _lobby_call(lambda c: c.accept_invite(party_id), lobby)
+    console.print(f"You joined party {joined.party_id} led by {joined.leader_player_id}.")
+
+
+@app.command()
+def decline(party_id: str, lobby: LobbyOption = None) -> None:
+    """Decline a party invitation."""
+    _lobby_call(lambda c: c.decline_invite(party_id), lobby)
+    console.print(f"Declined party {party_id}.")
+
+
+@app.command("leave-party")
+def leave_party(lobby: LobbyOption = None) -> None:
+    """Leave your party."""
+    _lobby_call(lambda c: c.leave_party(), lobby)
+    console.print("You left your party.")
+
+
+@app.command()
+def tickets(lobby: LobbyOption = None) -> None:
+    """Your active matchmaking ticket (cancel it with `warroom cancel TICKET_ID`)."""
+    found = _lobby_call(lambda c: c.my_tickets(), lobby)
+    if not found:
+        console.print("No active ticket.")
+    for t in found:
+        status = lobby_pb2.TicketStatus.Name(t.status).removeprefix("TICKET_STATUS_")
+        extra = f" -> game {t.assignment.game_id}" if t.HasField("assignment") else ""
+        console.print(f"{t.ticket_id} {t.rules_id} {status} players {list(t.player_ids)}{extra}")
+
+
+@app.command()
+def cancel(ticket_id: str, lobby: LobbyOption = None) -> None:
+    """Cancel a matchmaking ticket."""
+    ticket = _lobby_call(lambda c: c.cancel_ticket(ticket_id), lobby)
+    console.print(f"{ticket.ticket_id}: {lobby_pb2.TicketStatus.Name(ticket.status)}")
 
 
 @app.command()

@@ -15,9 +15,10 @@ import random
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
 import grpc
+from google.protobuf.message import Message
 from grpc import aio
 
 from warroom.v1 import (
@@ -100,19 +101,40 @@ def game_name_of(kind: int) -> str:
 
 
 class WarroomError(Exception):
-    """A failed call: the gRPC status code and the server's message."""
+    """A failed call: the gRPC status code, the server's message and its stable reason
+    (google.rpc.ErrorInfo, e.g. "ALREADY_QUEUED"; listed in docs/api.md)."""
 
-    def __init__(self, code: grpc.StatusCode, message: str, method: str = "") -> None:
+    def __init__(
+        self, code: grpc.StatusCode, message: str, method: str = "", reason: str = ""
+    ) -> None:
         self.code = code
         self.message = message
         self.method = method
+        self.reason = reason
         where = f"{method}: " if method else ""
-        super().__init__(f"{where}{code.name}: {message}")
+        why = f" [{reason}]" if reason else ""
+        super().__init__(f"{where}{code.name}{why}: {message}")
 
     @classmethod
     def from_rpc(cls, error: aio.AioRpcError, method: str = "") -> WarroomError:
-        """Wrap a grpc.aio error."""
-        return cls(error.code(), error.details() or "", method)
+        """Wrap a grpc.aio error (with its ErrorInfo reason when it carries one)."""
+        return cls(error.code(), error.details() or "", method, _reason(error))
+
+
+def _reason(error: aio.AioRpcError) -> str:
+    """The ErrorInfo reason in a failed call's status details ("" when none)."""
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+
+    try:
+        status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    except ValueError:
+        return ""
+    info = error_details_pb2.ErrorInfo()
+    for detail in status.details if status is not None else ():
+        if detail.Unpack(info):
+            return str(info.reason)
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +255,96 @@ class Client:
         self.token = response.token
         self.player_id = response.player_id
         self.display_name = response.display_name
+        if self.bots_endpoint == DEFAULT_BOTS and response.endpoints.bots_endpoint:
+            self.bots_endpoint = response.endpoints.bots_endpoint  # discovered, not guessed
         return response
+
+    async def _ask(self, method: str, request: Message) -> Any:
+        """A unary lobby call with the player's token, deadline and retries."""
+        rpc = getattr(self._lobby, method)
+        answer: Any = await _call(
+            method,
+            lambda: rpc(request, timeout=self.deadline, metadata=self._metadata()),
+            self.retry,
+        )
+        return answer
+
+    async def endpoints(self) -> lobby_pb2.Endpoints:
+        """The platform's public endpoints (game, bots, lobby, web gateway URL)."""
+        answer = await self._ask("GetEndpoints", lobby_pb2.GetEndpointsRequest())
+        return cast(lobby_pb2.Endpoints, answer.endpoints)
+
+    # ------------------------------------------------------------------ my games, watching
+    async def my_games(
+        self, *, include_finished: bool = False, game: str | int = 0, page_size: int = 50
+    ) -> list[lobby_pb2.MyGame]:
+        """The caller's started (and, on request, recently finished) games: whose turn,
+        the caller's clock, the last activity."""
+        request = lobby_pb2.ListMyGamesRequest(
+            include_finished=include_finished,
+            game=game_kind_of(game) if game else 0,  # type: ignore[arg-type]
+            page=common_pb2.PageRequest(page_size=page_size),
+        )
+        answer = await self._ask("ListMyGames", request)
+        return list(answer.games)
+
+    async def seat_access(self, game_id: str = "", table_id: str = "") -> common_pb2.Assignment:
+        """The caller's seat of a started game, with its seat token (recovered by the lobby)."""
+        request = lobby_pb2.GetSeatAccessRequest(game_id=game_id, table_id=table_id)
+        answer = await self._ask("GetSeatAccess", request)
+        return cast(common_pb2.Assignment, answer.assignment)
+
+    async def live_games(
+        self, game: str | int = 0, *, variant: str = "", page_size: int = 50
+    ) -> list[lobby_pb2.LiveGame]:
+        """Live games anyone may watch (public tables and matchmade games), newest first."""
+        request = lobby_pb2.ListLiveGamesRequest(
+            game=game_kind_of(game) if game else 0,  # type: ignore[arg-type]
+            variant=variant,
+            page=common_pb2.PageRequest(page_size=page_size),
+        )
+        answer = await self._ask("ListLiveGames", request)
+        return list(answer.games)
+
+    async def spectate(self, game_id: str) -> lobby_pb2.LiveGame:
+        """Spectator access to a watchable game (its spectator token and endpoint)."""
+        request = lobby_pb2.GetSpectatorAccessRequest(game_id=game_id)
+        answer = await self._ask("GetSpectatorAccess", request)
+        return cast(lobby_pb2.LiveGame, answer.game)
+
+    # ------------------------------------------------------------------ parties
+    async def party(self) -> lobby_pb2.GetPartyResponse:
+        """The caller's party (if any) and the invitations waiting for the caller."""
+        answer = await self._ask("GetParty", lobby_pb2.GetPartyRequest())
+        return cast(lobby_pb2.GetPartyResponse, answer)
+
+    async def invite(self, player_id: str) -> lobby_pb2.Party:
+        """Invite a player to the caller's party (created, led by the caller, if none)."""
+        answer = await self._ask(
+            "InviteToParty", lobby_pb2.InviteToPartyRequest(player_id=player_id)
+        )
+        return cast(lobby_pb2.Party, answer.party)
+
+    async def accept_invite(self, party_id: str) -> lobby_pb2.Party:
+        """Join a party whose invitation the caller holds."""
+        request = lobby_pb2.AcceptPartyInviteRequest(party_id=party_id)
+        answer = await self._ask("AcceptPartyInvite", request)
+        return cast(lobby_pb2.Party, answer.party)
+
+    async def decline_invite(self, party_id: str) -> None:
+        """Refuse an invitation."""
+        await self._ask(
+            "DeclinePartyInvite", lobby_pb2.DeclinePartyInviteRequest(party_id=party_id)
+        )
+
+    async def leave_party(self) -> None:
+        """Leave the caller's party."""
+        await self._ask("LeaveParty", lobby_pb2.LeavePartyRequest())
+
+    async def my_tickets(self) -> list[lobby_pb2.Ticket]:
+        """The caller's active ticket (or the last one, matched, while it is kept)."""
+        answer = await self._ask("ListMyTickets", lobby_pb2.ListMyTicketsRequest())
+        return list(answer.tickets)
 
     async def player(self, player_id: str = "") -> lobby_pb2.Player:
         """A player's profile and ratings (the caller's when `player_id` is empty)."""
@@ -400,12 +511,15 @@ class Client:
         bot_fill_after_s: int = 0,
         ttl_s: int = 0,
         fill_bot: common_pb2.BotSpec | None = None,
+        with_party: bool = False,
     ) -> lobby_pb2.Ticket:
-        """Queue for matchmaking; returns the ticket."""
+        """Queue for matchmaking; returns the ticket. `party` (player ids) or `with_party`
+        (every member) queue accepted members of the caller's party with the caller."""
         request = lobby_pb2.EnqueueTicketRequest(
             game=game_kind_of(game),  # type: ignore[arg-type]
             variants=list(variants),
             party_player_ids=list(party),
+            with_party=with_party,
             side_preferences=list(sides),
             allow_bots=allow_bots,
             bot_fill_after_s=bot_fill_after_s,
