@@ -64,10 +64,12 @@ export interface BoardModel {
   regionNotes: Map<string, string[]>;
   /** Panels of extra facts (negotiating center, escalation, combat...). */
   panels: { title: string; lines: string[]; testid: string }[];
+  /** How to read the board's marks (letters and shapes, never colour alone). */
+  legend: string;
 }
 
 export function emptyModel(): BoardModel {
-  return { overlays: new Map(), tracks: [], status: [], mine: [], seats: [], common: [], regionNotes: new Map(), panels: [] };
+  return { overlays: new Map(), tracks: [], status: [], mine: [], seats: [], common: [], regionNotes: new Map(), panels: [], legend: "" };
 }
 
 export type Adapter = (view: SeatView, typed: unknown, cat: GameCatalog) => BoardModel;
@@ -89,4 +91,10 @@ export function glyphOf(name: string): string {
   const words = name.replace(/[^A-Za-z0-9 ]/g, " ").split(/\s+/).filter(Boolean);
   if (words.length >= 2) return (words[0][0] + words[1][0]).toUpperCase();
   return (words[0] ?? "?").slice(0, 2).toUpperCase();
+}
+
+/** The right end of an open-ended VP track: a round number above every marker. */
+export function vpMax(values: number[], trackMax = 0): number {
+  const top = Math.max(0, ...values);
+  return Math.max(trackMax, 30, Math.ceil((top + 5) / 10) * 10);
 }

@@ -1,7 +1,7 @@
 // New Cold War: control, stability and tokens per country, VP/prestige/media tracks,
 // negotiating center, access padlocks, hands and secret objectives.
 import type { View } from "../gen/warroom/games/ncw/v1/ncw_pb";
-import { type Adapter, type BoardModel, emptyModel, overlay } from "./model";
+import { type Adapter, type BoardModel, emptyModel, overlay, vpMax } from "./model";
 
 export const POWER_COLOURS: Record<string, string> = { US: "#0072B2", EU: "#56B4E9", China: "#D55E00", Russia: "#CC79A7" };
 const POWER_GLYPH: Record<string, string> = { US: "US", EU: "EU", China: "CN", Russia: "RU" };
@@ -15,6 +15,7 @@ function trackRange(cat: Parameters<Adapter>[2], id: string, min: number, max: n
 export const ncwAdapter: Adapter = (seatView, typed, cat) => {
   const v = typed as View;
   const m: BoardModel = emptyModel();
+  m.legend = "Ring and letters: controlling power (US, EU, CN China, RU Russia) · a|b: stability blue|red · B / R disc: blue / red stability token · padlock: regions a power has no access to";
   const powers = v.powers.map((p) => p.power);
   const colour = (i: number) => POWER_COLOURS[powers[i]] ?? "#999";
   for (const c of v.countries) {
@@ -41,9 +42,8 @@ export const ncwAdapter: Adapter = (seatView, typed, cat) => {
     }
     if (c.vpModifier) o.notes.push(`VP modifier ${c.vpModifier > 0 ? "+" : ""}${c.vpModifier}`);
   }
-  const [vmin, vmax] = trackRange(cat, "vp", 0, 100);
   const [pmin, pmax] = trackRange(cat, "prestige", -5, 5);
-  m.tracks.push({ name: "Victory points", min: vmin, max: Math.max(vmax, ...v.powers.map((p) => p.vp)), entries: v.powers.map((p, i) => ({ label: POWER_GLYPH[p.power] ?? p.power, value: p.vp, colour: colour(i) })) });
+  m.tracks.push({ name: "Victory points", min: Math.min(0, ...v.powers.map((p) => p.vp)), max: vpMax(v.powers.map((p) => p.vp)), entries: v.powers.map((p, i) => ({ label: POWER_GLYPH[p.power] ?? p.power, value: p.vp, colour: colour(i) })) });
   m.tracks.push({ name: "Prestige", min: pmin, max: pmax, entries: v.powers.map((p, i) => ({ label: POWER_GLYPH[p.power] ?? p.power, value: p.prestige, colour: colour(i) })) });
   const [mmin, mmax] = trackRange(cat, "media", -5, 5);
   m.tracks.push({ name: "Media (− red, + blue)", min: mmin, max: mmax, entries: [{ label: "M", value: v.media, colour: "#444" }] });

@@ -1,7 +1,7 @@
 // QMG: The Cold War: each bloc's pieces (space*32 + nat*4 + kind), supply tokens
 // (space*8 + nat), supply spaces, VP track and escalation, seats' public cards.
 import type { View } from "../gen/warroom/games/qmg_cw/v1/qmg_cw_pb";
-import { type Adapter, type BoardModel, emptyModel, overlay } from "./model";
+import { type Adapter, type BoardModel, emptyModel, overlay, vpMax } from "./model";
 import type { GameCatalog } from "../lib/catalog";
 
 const NAT_NAMES = ["Soviet", "Western", "Chinese", "Indian", "Nationalist"];
@@ -23,6 +23,7 @@ function sideNames(cat: GameCatalog, kind: string, fallback: string[]): string[]
 export const qmgCwAdapter: Adapter = (seatView, typed, cat) => {
   const v = typed as View;
   const m: BoardModel = emptyModel();
+  m.legend = "Pieces: A army (square), N navy (triangle), F air force (diamond), S supply token (disc); letters on the ring: nationality (SO Soviet, WE Western, CH Chinese, IN Indian, NA Nationalist) · ✪ supply space";
   const nats = sideNames(cat, "nationality", NAT_NAMES);
   const blocs = sideNames(cat, "bloc", BLOC_NAMES);
   const spaceId = (i: number) => cat.spacesByIndex.get(i)?.id ?? `#${i}`;
@@ -53,7 +54,7 @@ export const qmgCwAdapter: Adapter = (seatView, typed, cat) => {
   m.tracks.push({
     name: "Victory points",
     min: track?.min ?? 0,
-    max: Math.max(track && track.max > track.min ? track.max : 30, ...v.vp),
+    max: vpMax(v.vp, track?.max),
     entries: v.vp.map((x, i) => ({ label: blocs[i]?.slice(0, 3) ?? `B${i}`, value: x, colour: BLOC_COLOURS[i] ?? "#999" })),
   });
   m.status.push(`Round ${v.round}`, `${blocs[v.active] ?? "?"} bloc's turn`);

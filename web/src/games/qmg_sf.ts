@@ -1,7 +1,7 @@
 // QMG: South Front: pieces by location (infantry, tanks, airplanes, fleets, carriers; carried
 // pieces on their fleet), control, supply flags, Victory Stars, VP track, combat, hands.
 import type { View } from "../gen/warroom/games/qmg_sf/v1/qmg_sf_pb";
-import { type Adapter, type BoardModel, type PieceMark, emptyModel, overlay } from "./model";
+import { type Adapter, type BoardModel, type PieceMark, emptyModel, overlay, vpMax } from "./model";
 
 const SIDE_COLOURS = ["#D55E00", "#0072B2"];
 const SIDE_NAMES = ["Axis", "Allies"];
@@ -18,6 +18,7 @@ export const qmgSfAdapter: Adapter = (seatView, typed, cat) => {
   const v = typed as View;
   const p = v.public;
   const m: BoardModel = emptyModel();
+  m.legend = "Pieces: I infantry, T tank (squares), P airplane (diamond), F fleet, C carrier (triangles) · ring AX / AL: Axis / Allied control · ★ Victory Star · ⚑ supply flag";
   if (!p) return m;
   const pieceType = new Map<number, { owner: string; kind: string; name: string }>();
   for (const t of cat.raw.pieceTypes) for (const id of t.pieceIds) pieceType.set(id, { owner: t.owner, kind: t.kind, name: t.name });
@@ -50,7 +51,7 @@ export const qmgSfAdapter: Adapter = (seatView, typed, cat) => {
   const stars = [0, 0];
   for (const s of spaces) if (s.victoryStar && (p.control[s.index] === 0 || p.control[s.index] === 1)) stars[p.control[s.index]]++;
   const track = cat.raw.tracks.find((t) => t.id.includes("vp"));
-  m.tracks.push({ name: "Victory points", min: track?.min ?? 0, max: Math.max(track && track.max > track.min ? track.max : 30, ...p.vp), entries: p.vp.map((x, i) => ({ label: SIDE_NAMES[i].slice(0, 2), value: x, colour: SIDE_COLOURS[i] })) });
+  m.tracks.push({ name: "Victory points", min: track?.min ?? 0, max: vpMax(p.vp, track?.max), entries: p.vp.map((x, i) => ({ label: SIDE_NAMES[i].slice(0, 2), value: x, colour: SIDE_COLOURS[i] })) });
   m.tracks.push({ name: "Victory Stars held", min: 0, max: Math.max(1, spaces.filter((s) => s.victoryStar).length), entries: stars.map((x, i) => ({ label: SIDE_NAMES[i].slice(0, 2), value: x, colour: SIDE_COLOURS[i] })) });
   m.status.push(`Round ${p.round}`, `${SIDE_NAMES[p.active] ?? "?"} to act`);
   if (p.phase) m.status.push(p.phase.replace(/_/g, " "));

@@ -63,6 +63,11 @@ export function GameView(props: Props) {
             </button>
             <Board cat={cat} model={model} targets={targets} selected={focus?.key ?? hover} onPick={pick} />
           </div>
+          {model.legend && (
+            <p class="legend small" data-testid="board-legend">
+              {model.legend} · pulsing dashed ring: a place you can choose now (click it or press Enter)
+            </p>
+          )}
           <Tracks tracks={model.tracks} />
           {model.panels.map((p) => (
             <section class="panel card" data-testid={p.testid}>
