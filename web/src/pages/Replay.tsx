@@ -113,7 +113,7 @@ export function ReplayPage(props: { gameId: string; token: string | null }) {
   }, [frames.length]);
 
   if (error) return <main class="page"><p class="error" role="alert" data-testid="replay-error">{error}</p></main>;
-  if (!frame || !cat || !replay) return <main class="page" data-testid="replay-loading"><p class="muted">Loading the replay… {frames.length ? `${frames.length} versions` : ""}</p></main>;
+  if (!done || !frame || !cat || !replay) return <main class="page" data-testid="replay-loading"><p class="muted">Loading the replay… {frames.length ? `${frames.length} versions` : ""}</p></main>;
   const last = frames.length - 1;
   const jump = (v: number) => {
     const i = frames.findIndex((f) => f.version >= v);
@@ -125,7 +125,7 @@ export function ReplayPage(props: { gameId: string; token: string | null }) {
       <h1 class="game-title">
         Replay: {titleOf(replay.rulesId || replay.game).name} <span class="muted">{replay.variant}</span>
       </h1>
-      <div class="replay-controls" data-testid="replay-viewer" data-version={String(frame.version)} data-last-version={String(frames[last].version)} data-loaded={done ? "true" : "false"} role="group" aria-label="Replay controls">
+      <div class="replay-controls" data-testid="replay-viewer" data-version={String(frame.version)} data-last-version={String(frames[last].version)} data-first-version={String(frames[0].version)} role="group" aria-label="Replay controls">
         <button class="small" onClick={() => setAt(0)} disabled={at === 0} aria-label="First version" data-testid="replay-first">«</button>
         <button class="small" onClick={() => setAt(Math.max(0, at - 1))} disabled={at === 0} aria-label="Step back" data-testid="replay-prev">◀</button>
         <button class="small" onClick={() => setPlaying(!playing)} aria-pressed={playing} data-testid="replay-play">{playing ? "Pause" : "Play"}</button>
