@@ -99,7 +99,10 @@ def _defend_options(state: CwState, frame: Frame) -> Options:
     defenders = air_defenders(state, frame) if frame.tag == "battle" else []
     for seat in seat_bits(frame.mask):
         opts = [(f"ad:{p}", f"Air Defense: lose the {piece_label(p)}") for p in defenders]
-        opts += [(f"use:{c}", card_name(c)) for c in protections(state, seat, frame.piece)]
+        opts += [
+            (f"use:{c}", f"Protect it with {card_name(c)}")
+            for c in protections(state, seat, frame.piece)
+        ]
         opts.append(("pass", "Let the piece be removed"))
         out[seat] = opts
     return out

@@ -439,7 +439,7 @@ def _pick_target_options(state: CwState, frame: Frame) -> Options:
         if frame.tag == "wmd"
         else list(enemies(frame.bloc))
     )
-    return {frame.owner: [(f"t:{b}", bloc_name(b)) for b in blocs]}
+    return {frame.owner: [(f"t:{b}", f"Target the {bloc_name(b)} Bloc") for b in blocs]}
 
 
 @chooser("pick_target")
@@ -457,7 +457,8 @@ def place_options(state: CwState, frame: Frame, recruit: bool) -> list[tuple[str
     out = []
     for kind in kinds:
         for s in board.build_spaces(state, c.nat, kind, spaces, recruit):
-            out.append((f"p:{kind}:{s}", f"{KINDS[kind]} in {space_name(s)}"))
+            verb = "Recruit" if recruit else "Build"
+            out.append((f"p:{kind}:{s}", f"{verb} {_a_piece(KINDS[kind])} in {space_name(s)}"))
     return out
 
 
@@ -572,7 +573,7 @@ piece_label = label
 
 @decision("fx_battle", "Choose the enemy piece to battle")
 def _battle_options(state: CwState, frame: Frame) -> Options:
-    opts = [(f"x:{p}", piece_label(p)) for p in battle_targets(state, frame)]
+    opts = [(f"x:{p}", f"Battle the {piece_label(p)}") for p in battle_targets(state, frame)]
     extras = own_turn_extras(state, frame, organic=True)
     return {frame.owner: [*opts, *extras, ("skip", "Do not battle")]}
 
@@ -631,7 +632,7 @@ def eliminate_targets(state: CwState, frame: Frame) -> list[int]:
 
 @decision("fx_eliminate", "Choose the enemy piece to eliminate")
 def _elim_options(state: CwState, frame: Frame) -> Options:
-    opts = [(f"x:{p}", piece_label(p)) for p in eliminate_targets(state, frame)]
+    opts = [(f"x:{p}", f"Eliminate the {piece_label(p)}") for p in eliminate_targets(state, frame)]
     return {frame.owner: [*opts, ("skip", "Do not eliminate")]}
 
 
@@ -711,7 +712,7 @@ def _wmd_options(state: CwState, frame: Frame) -> Options:
     ]
     if not cards:
         return {}
-    opts = [(f"w:{c}", card_name(c)) for c in cards]
+    opts = [(f"w:{c}", f"Discard the prepared WMD {card_name(c)}") for c in cards]
     if frame.pc > 0:
         opts.append(("done", "No more"))
     return {frame.owner: opts}
@@ -738,7 +739,7 @@ def _own_wmd_options(state: CwState, frame: Frame) -> Options:
     out: Options = {}
     for seat in seat_bits(frame.mask):
         cards = [c for c in state.seats[seat].prepared if card(c).type == "wmd"]
-        out[seat] = [(f"w:{c}", card_name(c)) for c in cards]
+        out[seat] = [(f"w:{c}", f"Discard your prepared WMD {card_name(c)}") for c in cards]
     return out
 
 
@@ -762,7 +763,12 @@ DECIDE["fx_own_wmd"] = (_own_wmd_options, _own_wmd_choose, _own_wmd_empty)
 @decision("fx_play", "Play a card")
 def _play_options(state: CwState, frame: Frame) -> Options:
     cards = [c for c in state.seats[frame.owner].hand if card(c).type == frame.tag]
-    return {frame.owner: [*((f"play:{c}", card_name(c)) for c in cards), ("skip", "Do not play")]}
+    return {
+        frame.owner: [
+            *((f"play:{c}", f"Play {card_name(c)}") for c in cards),
+            ("skip", "Do not play"),
+        ]
+    }
 
 
 @chooser("fx_play")
@@ -776,7 +782,10 @@ def _play_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx)
 def _prepare_options(state: CwState, frame: Frame) -> Options:
     cards = [c for c in state.seats[frame.owner].hand if card(c).type == frame.tag]
     return {
-        frame.owner: [*((f"prep:{c}", card_name(c)) for c in cards), ("skip", "Do not prepare")]
+        frame.owner: [
+            *((f"prep:{c}", f"Prepare {card_name(c)}") for c in cards),
+            ("skip", "Do not prepare"),
+        ]
     }
 
 
@@ -792,7 +801,12 @@ def _own_elim_options(state: CwState, frame: Frame) -> Options:
     if frame.count <= 0:
         return {}
     armies = [p for p in state.pieces if piece_bloc(p) == frame.bloc and piece_kind(p) == ARMY]
-    return {frame.owner: [*((f"x:{p}", piece_label(p)) for p in armies), ("done", "Stop")]}
+    return {
+        frame.owner: [
+            *((f"x:{p}", f"Eliminate your {piece_label(p)}") for p in armies),
+            ("done", "Eliminate no more Armies"),
+        ]
+    }
 
 
 @chooser("fx_own_elim")
@@ -809,7 +823,7 @@ def _own_elim_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: 
 @decision("own_army", "Eliminate one of your Armies (cost)")
 def _own_army_options(state: CwState, frame: Frame) -> Options:
     armies = [p for p in state.pieces if piece_bloc(p) == frame.bloc and piece_kind(p) == ARMY]
-    return {frame.owner: [(f"x:{p}", piece_label(p)) for p in armies]}
+    return {frame.owner: [(f"x:{p}", f"Eliminate your {piece_label(p)}") for p in armies]}
 
 
 @chooser("own_army")
@@ -823,8 +837,49 @@ def _branch_options(state: CwState, frame: Frame) -> Options:
     effect = effect_at(frame.card, frame.items)
     labels = []
     for i, branch in enumerate(effect["branches"]):
-        labels.append((f"br:{i}", " then ".join(e["op"] for e in branch)))
+        text = ", then ".join(branch_label(e) for e in branch)
+        labels.append((f"br:{i}", text[:1].upper() + text[1:]))
     return {frame.owner: labels}
+
+
+PIECE_WORDS = {"army": "an Army", "navy": "a Navy", "air": "an Air Force", "any": "a piece"}
+"""A piece kind of the content, with its article, as labels name it."""
+
+
+def _a_piece(kind: str) -> str:
+    return PIECE_WORDS.get(kind, f"a {kind}")
+
+
+def _where(effect: dict[str, Any]) -> str:
+    """Where an effect primitive applies, as " in ..." ("" when anywhere)."""
+    t = tables()
+    if "spaces" in effect:
+        return " in " + " or ".join(t.space_names[t.space(s)] for s in effect["spaces"])
+    if "near" in effect:
+        name = t.space_names[t.space(effect["near"])]
+        return f" in {name}" if int(effect.get("range", 0)) == 0 else f" in or near {name}"
+    return ""
+
+
+def branch_label(effect: dict[str, Any]) -> str:
+    """What one primitive of a card's branch does, for the branch's option label."""
+    op = str(effect["op"])
+    piece = _a_piece(str(effect.get("piece", "any")))
+    if op == "recruit":
+        return f"recruit {piece}{_where(effect)}"
+    if op == "build":
+        return f"build {piece}{_where(effect)}"
+    if op == "eliminate":
+        enemy = piece.split(" ", 1)[1]
+        return f"eliminate an enemy {enemy}{_where(effect)}"
+    if op == "discard_enemy_wmd":
+        count = int(effect.get("max", 1))
+        return f"the target discards up to {count} prepared WMD card{'s' if count > 1 else ''}"
+    if op == "enemy_discard_deck":
+        return f"the target discards the top {effect.get('count', 1)} cards of its draw deck"
+    if op == "enemy_lose_vp":
+        return f"the target loses {effect.get('amount', 1)} VP"
+    return op.replace("_", " ")
 
 
 @chooser("fx_branch")

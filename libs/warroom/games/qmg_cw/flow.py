@@ -215,11 +215,17 @@ def discard_hand_card(state: CwState, seat: int, cid: int, face_up: bool = False
     (player.discard_up if face_up else player.discard_down).append(cid)
 
 
-def hand_options(state: CwState, mask: int, prefix: str, exclude: int = -1) -> Options:
-    """Each seat of a mask may pick any card of its hand."""
+def hand_options(
+    state: CwState, mask: int, prefix: str, exclude: int = -1, verb: str = "Discard"
+) -> Options:
+    """Each seat of a mask may pick any card of its hand; labels read "<verb> <card>"."""
     out: Options = {}
     for seat in seat_bits(mask):
-        out[seat] = [(f"{prefix}{c}", card_name(c)) for c in state.seats[seat].hand if c != exclude]
+        out[seat] = [
+            (f"{prefix}{c}", f"{verb} {card_name(c)}")
+            for c in state.seats[seat].hand
+            if c != exclude
+        ]
     return out
 
 

@@ -150,7 +150,10 @@ def _react_options(state: CwState, frame: Frame) -> Options:
     probe = Frame("window", bloc=frame.target, tag=frame.tag, space=frame.space)
     for seat in seat_bits(frame.mask):
         cards = eligible(state, probe, seat)
-        out[seat] = [*((f"use:{c}", card_name(c)) for c in cards), ("pass", "Pass")]
+        out[seat] = [
+            *((f"use:{c}", f"React with {card_name(c)}") for c in cards),
+            ("pass", "Do not react"),
+        ]
     return out
 
 

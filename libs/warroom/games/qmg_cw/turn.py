@@ -75,9 +75,14 @@ def _open_options(state: CwState, frame: Frame) -> Options:
         esp, _ = opening_need(state, seat)
         if len(player.espionage) < esp:
             cards = [c for c in player.opening if card(c).type == "espionage"]
-            out[seat] = [(f"esp:{c}", card_name(c)) for c in cards]
+            out[seat] = [
+                (f"esp:{c}", f"Place {card_name(c)} face down as Espionage") for c in cards
+            ]
         else:
-            out[seat] = [(f"bottom:{c}", card_name(c)) for c in player.opening]
+            out[seat] = [
+                (f"bottom:{c}", f"Put {card_name(c)} on the bottom of your deck")
+                for c in player.opening
+            ]
     return out
 
 
@@ -225,7 +230,8 @@ def _begin_options(state: CwState, frame: Frame) -> Options:
         if frame.pc == 0 and not state.realloc & (1 << seat) and len(player.hand) >= 3:
             opts.append(("realloc", "Reallocate Resources"))
         opts += [
-            (f"use:{c}", card_name(c)) for c in usable(state, seat, ("begin_turn", "any_time"))
+            (f"use:{c}", f"Use {card_name(c)}")
+            for c in usable(state, seat, ("begin_turn", "any_time"))
         ]
         opts += organic_entry(state, seat, frame)
         opts += remove_entry(state, seat, frame)
@@ -252,7 +258,9 @@ def _begin_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx
 def _realloc_options(state: CwState, frame: Frame) -> Options:
     deck = state.seats[frame.owner].deck
     cards = sorted({c for c in deck if card(c).type in REALLOC_TYPES})
-    opts = [(f"r:{c}", card_name(c)) for c in cards] or [("none", "No eligible card")]
+    opts = [(f"r:{c}", f"Take {card_name(c)} from your draw deck") for c in cards] or [
+        ("none", "No eligible card")
+    ]
     return {frame.owner: opts}
 
 
@@ -274,7 +282,9 @@ def _air_options(state: CwState, frame: Frame) -> Options:
     afs = [p for p in state.pieces if piece_bloc(p) == frame.bloc and piece_kind(p) == AIR]
     for seat in seat_bits(frame.mask):
         player = state.seats[seat]
-        opts = [(f"air:{c}", card_name(c)) for c in player.hand if card(c).type == "air_power"]
+        opts = [
+            (f"air:{c}", f"Play {card_name(c)}") for c in player.hand if card(c).type == "air_power"
+        ]
         if player.hand:
             for af in afs:
                 for dest in rebase_spaces(state, af):
@@ -284,7 +294,7 @@ def _air_options(state: CwState, frame: Frame) -> Options:
                             f"Rebase the {piece_label(af)} to {space_name(dest)}",
                         )
                     )
-        opts += [(f"use:{c}", card_name(c)) for c in usable(state, seat, ("any_time",))]
+        opts += [(f"use:{c}", f"Use {card_name(c)}") for c in usable(state, seat, ("any_time",))]
         opts += organic_entry(state, seat, frame)
         opts += remove_entry(state, seat, frame)
         opts.append(("pass", "Skip the Air step"))
@@ -361,11 +371,17 @@ def _action_options(state: CwState, frame: Frame) -> Options:
     out: Options = {}
     for seat in seat_bits(frame.mask):
         player = state.seats[seat]
-        opts = [(f"play:{c}", card_name(c)) for c in player.hand if card(c).type in ACTION_PLAY]
-        opts += [
-            (f"prep:{c}", card_name(c)) for c in player.hand if card(c).type in ("status", "wmd")
+        opts = [
+            (f"play:{c}", f"Play {card_name(c)}")
+            for c in player.hand
+            if card(c).type in ACTION_PLAY
         ]
-        opts += [(f"use:{c}", card_name(c)) for c in usable(state, seat, ("any_time",))]
+        opts += [
+            (f"prep:{c}", f"Prepare {card_name(c)}")
+            for c in player.hand
+            if card(c).type in ("status", "wmd")
+        ]
+        opts += [(f"use:{c}", f"Use {card_name(c)}") for c in usable(state, seat, ("any_time",))]
         opts += organic_entry(state, seat, frame)
         opts += remove_entry(state, seat, frame)
         opts.append(("pass", "Skip the Action step"))
@@ -492,7 +508,13 @@ def _esp_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) 
 @decision("esp_pick", "Choose the Espionage card to prepare face down")
 def _esp_pick_options(state: CwState, frame: Frame) -> Options:
     hand = state.seats[frame.owner].hand
-    return {frame.owner: [(f"esp:{c}", card_name(c)) for c in hand if card(c).type == "espionage"]}
+    return {
+        frame.owner: [
+            (f"esp:{c}", f"Prepare {card_name(c)} face down")
+            for c in hand
+            if card(c).type == "espionage"
+        ]
+    }
 
 
 @chooser("esp_pick")

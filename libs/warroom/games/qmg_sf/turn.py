@@ -116,7 +116,7 @@ def conscription_placements(s: SfState, fac: int, k: int) -> list[tuple[int, int
 def _action_options(s: SfState) -> Options:
     side = s.active
     hand = s.hands[side]
-    out: Options = [("pass", "Pass")]
+    out: Options = [("pass", "Pass: take no action this step")]
     for c in sorted(set(hand)):
         if effects.playable(s, side, c):
             out.append((f"play{c}", f"Play {cards.card(c).name}"))
