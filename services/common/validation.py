@@ -16,7 +16,9 @@ from typing import Any
 
 from services.common.errors import RpcError, invalid
 from warroom.api import kinds
+from warroom.bots.registry import KINDS, default_difficulty
 from warroom.engine.errors import RulesError
+from warroom.engine.registry import game_ids
 
 # Longest values accepted at the edge.
 ID_MAX = 64
@@ -105,8 +107,6 @@ def check_options(options: Mapping[str, str], field: str = "options") -> dict[st
 def check_game(kind: int, rules_id: str, field: str = "game", *, required: bool = True) -> str:
     """The rules-registry id a request names (`rules_id` wins over `kind`); UNKNOWN_GAME
     listing the registered games, MISSING_FIELD when neither is set and one is required."""
-    from warroom.engine.registry import game_ids
-
     if rules_id:
         return check_choice(rules_id, game_ids(), "rules_id", "UNKNOWN_GAME", "game")
     if kind:
@@ -125,11 +125,9 @@ def check_game(kind: int, rules_id: str, field: str = "game", *, required: bool 
 def check_bot(kind: str, difficulty: str, game: str, field: str) -> tuple[str, str]:
     """A bot kind and difficulty that can play `game` (difficulty "" = the kind's default):
     UNKNOWN_BOT_KIND, UNKNOWN_DIFFICULTY or BOT_CANNOT_PLAY, listing the known values."""
-    from warroom.bots.registry import KINDS, default_difficulty
-
-    playing = [k for k, info in KINDS.items() if game in info.games()]
     check_choice(kind, KINDS, f"{field}.kind", "UNKNOWN_BOT_KIND", "bot kind")
-    if kind and kind not in playing:
+    if kind and game not in KINDS[kind].games():
+        playing = [k for k, info in KINDS.items() if game in info.games()]
         raise invalid(
             "BOT_CANNOT_PLAY",
             f"bot kind {kind!r} cannot play {game!r} (bots for it: {', '.join(playing)})",
@@ -174,8 +172,6 @@ def check_clock(clock: Any, game: str, field: str) -> None:
 
 def check_difficulty(difficulty: str, kind: str, field: str) -> str:
     """A difficulty of a known bot kind (empty passes)."""
-    from warroom.bots.registry import KINDS
-
     info = KINDS.get(kind)
     known = info.difficulties if info is not None else ()
     return check_choice(
