@@ -17,7 +17,7 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from warroom.engine.model import UNDO_OPTION_ID, Decision, Option
+from warroom.engine.model import UNDO_OPTION_ID, Decision, Option, OptionKind
 from warroom.engine.rules import Rules
 
 
@@ -48,7 +48,7 @@ class SeatPosition:
         return tuple(
             o
             for o in self.decision.options_for(self.seat)
-            if not o.is_undo and o.id != UNDO_OPTION_ID
+            if o.id != UNDO_OPTION_ID and o.kind is not OptionKind.UNDO
         )
 
     def option_ids(self) -> list[str]:
