@@ -53,9 +53,9 @@ def organic_options(state: CwState, seat: int, bloc: int) -> Choices:
     ]
 
 
-def do_organic(state: CwState, seat: int, piece: int, ctx: Ctx) -> None:
-    """Pay one card for Organic Supply."""
-    pay(state, 1 << seat, 1, Frame("organic_done", piece=piece))
+def do_organic(state: CwState, seat: int, piece: int, ctx: Ctx, mask: int = 0) -> None:
+    """Pay one card for Organic Supply (by `seat`, or by any seat of `mask`)."""
+    pay(state, mask or 1 << seat, 1, Frame("organic_done", piece=piece))
 
 
 @auto("organic_done")
@@ -68,10 +68,13 @@ def _organic_done(state: CwState, frame: Frame, ctx: Ctx) -> None:
 
 
 def in_card_organic(state: CwState, frame: Frame) -> Choices:
-    """Organic Supply offered inside the owner's own card, on its own Bloc's turn."""
+    """Organic Supply offered inside the owner's own card, on its own Bloc's turn; "Either
+    teammate on a Bloc can discard a card for Organic Supply", so the payment may come from
+    either hand."""
     if state.active != frame.bloc:
         return []
-    return organic_options(state, frame.owner, frame.bloc)
+    payers = [s for s in state.bloc_seats(frame.bloc) if state.seats[s].hand]
+    return organic_options(state, payers[0], frame.bloc) if payers else []
 
 
 def freeable(state: CwState, frame: Frame, nat: int, kinds: tuple[int, ...]) -> Choices:
@@ -96,5 +99,7 @@ def take_organic(state: CwState, seat: int, option: str, ctx: Ctx) -> bool:
     answered again once the card is paid); False for any other option."""
     if not option.startswith("organic:"):
         return False
-    do_organic(state, seat, int(option[8:]), ctx)
+    bloc = state.seats[seat].bloc
+    payers = sum(1 << s for s in state.bloc_seats(bloc) if state.seats[s].hand)
+    do_organic(state, seat, int(option[8:]), ctx, mask=payers)
     return True

@@ -272,3 +272,24 @@ def test_team_play_start_either_teammate_discards_the_wmd() -> None:
         state = act(state, seat, options(state, seat)[0])
     assert west_wmd in state.seats[west_seats[1]].discard_up
     assert state.vp == [5, 5, 2]
+
+
+def test_in_card_organic_supply_may_be_paid_by_the_teammate() -> None:
+    """ "Either teammate on a Bloc can discard a card for Organic Supply": inside a card, with
+    an empty hand, the card's user still gets the option and the teammate pays."""
+    state = scenario(
+        variant="4p", pieces=[("afghanistan", "soviet", "army")], active=NA, step="action"
+    )
+    war = cid("Indo-Pakistani War")
+    user = next(s for s in (2, 3) if war in state.seats[s].deck)
+    mate = 5 - user
+    give(state, user, "hand", [war])
+    give(state, mate, "hand", state.seats[mate].deck[:1])
+    state = act(state, user, f"play:{war}")
+    state = act(state, user, f"p:0:{sp('afghanistan')}")
+    state = act(state, user, "skip")
+    indian = pc("afghanistan", "indian", "army")
+    assert state.seats[user].hand == [] and f"organic:{indian}" in options(state, user)
+    state = act(state, user, f"organic:{indian}")
+    state = act(state, mate, options(state, mate)[0])
+    assert indian in state.organic and state.seats[mate].hand == []
