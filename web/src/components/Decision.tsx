@@ -22,7 +22,10 @@ export function Decision(props: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const listRef = useRef<HTMLDivElement>(null);
-  useEffect(() => setError(""), [d?.decisionId, props.view.version]);
+  useEffect(() => {
+    setError("");
+    if (listRef.current) listRef.current.scrollTop = 0;
+  }, [d?.decisionId, props.view.version]);
   useEffect(() => {
     if (props.focus) (listRef.current?.querySelector("button.option") as HTMLButtonElement | null)?.focus();
   }, [props.focus]);

@@ -32,7 +32,10 @@ export const qmgSfAdapter: Adapter = (seatView, typed, cat) => {
       o.notes.push(`Controlled by the ${SIDE_NAMES[c]}`);
     } else if (s.terrain !== "sea") o.notes.push("Neutral");
     if (s.victoryStar) o.badges.push("★");
-    if (s.supplyFlags.length) o.badges.push(`⚑ ${s.supplyFlags.join("/")}`);
+    if (s.supplyFlags.length) {
+      o.badges.push(`⚑ ${[...new Set(s.supplyFlags.map((f) => f.replace(/\s*\(.*\)/, "").slice(0, 3)))].join("/")}`);
+      o.notes.push(`Supply flag: ${s.supplyFlags.join(", ")}`);
+    }
     if (s.desert) o.notes.push("Desert");
     if (s.minorCountry) o.notes.push(`Minor country: ${s.minorCountry}`);
   }
