@@ -50,7 +50,7 @@ async def test_default_limit_never_throttles_a_client_answering_back_to_back(
         old = SharedRateLimiter(client, redis_prefix + "old:", 50.0, 100, defaults.game_rate_lease)
         assert await _throttled(old, 500, 0.004) > 100
     finally:
-        await client.aclose()
+        await client.aclose()  # type: ignore[attr-defined]
 
 
 @pytest.fixture

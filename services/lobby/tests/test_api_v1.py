@@ -158,7 +158,12 @@ async def test_every_lobby_refusal_carries_errorinfo_and_details(harness: Harnes
             "rules_id",
             "toy",
         ),
-        (lobby_pb2.CreateTableRequest(game=77), "UNKNOWN_GAME", "game", "known"),
+        (
+            lobby_pb2.CreateTableRequest(game=77),  # type: ignore[arg-type]
+            "UNKNOWN_GAME",
+            "game",
+            "known",
+        ),
         (
             lobby_pb2.CreateTableRequest(rules_id=TOY, variant="9p"),
             "UNKNOWN_VARIANT",
@@ -210,7 +215,7 @@ async def test_create_table_validates_every_name(
 async def test_enqueue_validates_bots_sides_and_variants(harness: Harness) -> None:
     h = harness
     a = await h.login()
-    cases = [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"fill_bot": common_pb2.BotSpec(kind="oracle")}, "UNKNOWN_BOT_KIND"),
         (
             {"fill_bot": common_pb2.BotSpec(kind="random", difficulty="expert")},
