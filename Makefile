@@ -1,7 +1,7 @@
 # Warroom build / lint / test entry points.
 #
 #   make test    set everything up (venv, deps, editable install, protos) and run pytest
-#   make lint    ruff check + ruff format --check + mypy + buf lint
+#   make lint    ruff check + ruff format --check + mypy + buf lint + tsc --noEmit of web/
 #   make fmt     auto-fix: ruff format, ruff check --fix, buf format -w
 #   make proto   (re)generate Python code + mypy stubs from proto/ into libs/
 #   make web     build the browser app (web/dist) when its sources or proto/ changed
@@ -222,6 +222,10 @@ lint: setup $(NODE_STAMP) $(BUF_DEPS_STAMP)
 	echo "== mypy"; $(VENV)/bin/mypy $(MYPY_DIRS) || rc=1; \
 	echo "== buf lint"; \
 	if [ -n "$(strip $(PROTO_SRCS))" ]; then $(BUF) lint || rc=1; else echo "no .proto files"; fi; \
+	echo "== tsc --noEmit (web)"; \
+	if [ -f $(WEB)/package.json ] && command -v npm >/dev/null; then \
+	    { $(MAKE) --no-print-directory $(WEB_NODE_STAMP) && npm run --prefix $(WEB) --silent check; } || rc=1; \
+	else echo "no web/package.json or no npm: skipped"; fi; \
 	exit $$rc
 
 fmt: setup $(NODE_STAMP)
