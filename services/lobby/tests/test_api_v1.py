@@ -630,3 +630,23 @@ async def test_guests_are_not_on_the_leaderboard(harness: Harness) -> None:
     assert rival.player_id in ranked and host.player_id not in ranked
     _, ratings = store.player(host.player_id)
     assert ratings and ratings[0].games == 1, "the guest is still rated (off the board)"
+
+
+async def test_my_games_still_answer_when_the_authority_does_not(harness: Harness) -> None:
+    h = harness
+    host, guest = await h.login(), await h.login()
+    started = await started_toy_table(h, host, guest)
+    await h.authority.server.stop(0)
+    listing = await h.stub.ListMyGames(lobby_pb2.ListMyGamesRequest(), metadata=host.md)
+    assert [g.game_id for g in listing.games] == [started.table.game_id]
+    assert not listing.games[0].live_info and not listing.games[0].to_act
+    assert listing.games[0].status == lobby_pb2.Table.STATUS_STARTED
+    error = await refused(
+        h.stub.GetSeatAccess(
+            lobby_pb2.GetSeatAccessRequest(game_id=started.table.game_id), metadata=host.md
+        )
+    )
+    assert (error.code(), reason_of(error)) == (
+        grpc.StatusCode.UNAVAILABLE,
+        "GAME_SERVICE_UNAVAILABLE",
+    )
