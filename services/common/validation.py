@@ -30,6 +30,8 @@ ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:\-]*")
 # Unicode categories refused in any text: controls (NUL, BEL, ESC, ...), format characters
 # (bidi overrides, zero-width), surrogates, private use and unassigned code points.
 _REFUSED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+# Format characters that are part of ordinary text: the zero-width joiner of emoji sequences.
+_ALLOWED = frozenset({"\u200d"})
 
 
 def _shown(value: str) -> str:
@@ -49,7 +51,7 @@ def check_text(value: str, field: str, limit: int = TEXT_MAX, *, required: bool 
             "TOO_LONG", f"{field} is longer than {limit} characters ({len(value)})", field
         )
     for char in value:
-        if unicodedata.category(char) in _REFUSED:
+        if unicodedata.category(char) in _REFUSED and char not in _ALLOWED:
             raise invalid(
                 "BAD_TEXT",
                 f"{field} contains a control character U+{ord(char):04X}: {_shown(value)}",

@@ -30,6 +30,8 @@ def test_text_with_control_or_format_characters_is_refused(text: str) -> None:
 
 def test_text_limits_and_requirement() -> None:
     assert validation.check_text("Marshal Ney ü 漢", "name", 32) == "Marshal Ney ü 漢"
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # an emoji ZWJ sequence
+    assert validation.check_text(family, "name", 32) == family
     assert _reason(validation.check_text, "x" * 33, "name", 32)[0] == "TOO_LONG"
     assert _reason(validation.check_text, "", "name", required=True)[0] == "MISSING_FIELD"
     assert validation.check_text("", "name") == ""
