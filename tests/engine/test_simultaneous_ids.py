@@ -41,11 +41,16 @@ class Tally:
 
 
 def _answer(
-    match: Match[Any], state: MatchState[Any], seat: int, rng: random.Random
+    match: Match[Any],
+    state: MatchState[Any],
+    seat: int,
+    rng: random.Random,
+    seen_id: str | None = None,
 ) -> MatchState[Any]:
+    """A random answer of `seat`, sent with the decision id it saw (default: the current one)."""
     assert state.pending is not None
     ids = [o.id for o in state.pending.options_for(seat) if o.id != UNDO_OPTION_ID]
-    return match.apply(state, seat, rng.choice(ids), state.pending.id).state
+    return match.apply(state, seat, rng.choice(ids), seen_id or state.pending.id).state
 
 
 def _closed_for(decision: Decision, waiting: dict[int, Any], now: Decision | None) -> bool:
@@ -71,7 +76,8 @@ def _one_by_one(
         waiting = {other: options for other, options in asked.items() if other != seat}
         answers = 0
         while True:
-            state = _answer(match, state, seat, rng)
+            # every answer carries the id the seats saw when the decision opened
+            state = _answer(match, state, seat, rng, decision.id)
             answers += 1
             now = state.pending
             if _closed_for(decision, waiting, now):
