@@ -99,8 +99,7 @@ def answer(request: catalog_pb2.GetCatalogRequest) -> catalog_pb2.GetCatalogResp
 
 def warm() -> None:
     """Build every catalogue once (the lobby runs it in the background at start)."""
-    for rules_id in catalog.rules_ids():
-        catalog.catalog(rules_id)
+    catalog.warm()
 
 
 class CatalogServicer(catalog_pb2_grpc.CatalogServiceServicer):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import threading
 
 from services.common import eventloop
 from services.common.celery_app import make_celery
@@ -32,9 +33,10 @@ async def start(
             else {"pool_size": settings.db_pool_size, "pool_pre_ping": False, "max_overflow": 5}
         ),
     )
+    # every view carries its game's catalogue version: build the catalogues in a thread
+    # meanwhile (a view that needs one before then waits for that build)
+    threading.Thread(target=catalog.warm, name="catalog-warm", daemon=True).start()
     await asyncio.to_thread(migrate, engine)
-    # every view carries its game's catalogue version: build them once, off the event loop
-    await asyncio.to_thread(lambda: [catalog.content_version(g) for g in catalog.rules_ids()])
     client = async_redis(settings)
     authority = Authority(settings, engine, client, CeleryScheduler(make_celery(settings)))
     running = await start_server(

@@ -13,6 +13,7 @@ from warroom.catalog.build import (
     resolve,
     rules_ids,
     summary,
+    warm,
 )
 
 __all__ = [
@@ -23,4 +24,5 @@ __all__ = [
     "resolve",
     "rules_ids",
     "summary",
+    "warm",
 ]

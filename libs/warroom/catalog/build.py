@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from warroom.api.kinds import GAME_IDS, GAME_KINDS
@@ -82,10 +82,30 @@ def generate(rules_id: str) -> pb.Catalog:
     return catalog
 
 
-@cache
+_BUILT: dict[str, pb.Catalog] = {}
+_BUILDING = threading.Lock()
+
+
 def catalog(rules_id: str) -> pb.Catalog:
-    """A game's catalogue, built once per process (do not change the returned message)."""
-    return generate(rules_id)
+    """A game's catalogue, built once per process (do not change the returned message).
+
+    Thread-safe: a caller arriving while another thread builds it waits for that build
+    (a service warms every catalogue in a thread at start).
+    """
+    found = _BUILT.get(rules_id)
+    if found is not None:
+        return found
+    with _BUILDING:
+        found = _BUILT.get(rules_id)
+        if found is None:
+            found = _BUILT[rules_id] = generate(rules_id)
+    return found
+
+
+def warm() -> None:
+    """Build every catalogue (run it in a thread at a service's start)."""
+    for rules_id in rules_ids():
+        catalog(rules_id)
 
 
 def content_version(rules_id: str) -> str:
