@@ -284,8 +284,10 @@ def test_step_7a_removes_rival_token_first() -> None:
     assert action == Action("remove_token", "7A", 1, "Pakistan", "ASI")
 
 
-CHINA_AFRICA = ("Somalia", "Kenya", "Ethiopia", "Congo", "Cameroon", "Angola", "South Africa")
-CHINA_AFRICA += ("Mozambique", "Botswana", "Ivory Coast")
+CHINA_AFRICA: tuple[str, ...] = (
+    *("Somalia", "Kenya", "Ethiopia", "Congo", "Cameroon", "Angola", "South Africa"),
+    *("Mozambique", "Botswana", "Ivory Coast"),
+)
 
 
 def china_everywhere(**kw: Any) -> Board:
