@@ -60,7 +60,7 @@ export function App() {
   else body = <Lobby />;
   return (
     <>
-      <a class="skip" href="#main-content" onClick={(e) => { e.preventDefault(); document.querySelector<HTMLElement>("main")?.focus(); }}>
+      <a class="skip" href="#main-content" onClick={(e) => { e.preventDefault(); document.getElementById("main-content")?.focus(); }}>
         Skip to content
       </a>
       <header class="topbar">
@@ -88,7 +88,7 @@ export function App() {
         )}
       </header>
       <ErrorBanner />
-      <div id="main-content">{body}</div>
+      <div id="main-content" tabIndex={-1}>{body}</div>
     </>
   );
 }

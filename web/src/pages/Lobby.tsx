@@ -10,6 +10,15 @@ import { BotPicker, botKindsFor, defaultBot, type BotChoice, type CatalogBotKind
 import { Matchmaking } from "./Matchmaking";
 import { Tables, waitAt } from "./Tables";
 import { Parties } from "./Parties";
+import { ClockSpec_Fallback, ClockSpec_Mode } from "../gen/warroom/v1/common_pb";
+
+/** Turn clocks a table may use (each human seat's clock; a bot takes over when it runs out). */
+const CLOCKS: { id: string; label: string; spec?: { mode: ClockSpec_Mode; initialSeconds: number; incrementSeconds: number; fallback: ClockSpec_Fallback } }[] = [
+  { id: "none", label: "no clock" },
+  { id: "live-10", label: "live: 10 min + 10 s per decision", spec: { mode: ClockSpec_Mode.LIVE, initialSeconds: 600, incrementSeconds: 10, fallback: ClockSpec_Fallback.BOT } },
+  { id: "live-30", label: "live: 30 min + 20 s per decision", spec: { mode: ClockSpec_Mode.LIVE, initialSeconds: 1800, incrementSeconds: 20, fallback: ClockSpec_Fallback.BOT } },
+  { id: "corr-1d", label: "correspondence: 1 day per decision", spec: { mode: ClockSpec_Mode.CORRESPONDENCE, initialSeconds: 86400, incrementSeconds: 0, fallback: ClockSpec_Fallback.BOT } },
+];
 
 export function variantLabel(v: { id: string; title: string }): string {
   return v.title ? `${v.id} — ${v.title}` : v.id;
@@ -79,6 +88,8 @@ function PlayNowForm(props: { rulesId: string; data: TitleData }) {
   const [choices, setChoices] = useState<Record<number, BotChoice>>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
+  const [clockId, setClockId] = useState("none");
+  const clock = CLOCKS.find((c) => c.id === clockId)?.spec;
   useEffect(() => {
     setSide("");
     setChoices({});
@@ -96,12 +107,12 @@ function PlayNowForm(props: { rulesId: string; data: TitleData }) {
       const mine = seatsOf.find((s) => s.index === mySeat);
       if (mode === "bots") {
         const seats = seatsOf.map((s) => (s.index === mySeat ? { side: s.side } : { side: s.side, bot: choice(s.index, s.automated) }));
-        const res = await lobby.createTable({ rulesId: props.rulesId, variant: variantId, seats, hostSide: mine?.side ?? "", startNow: true, allowSpectators: true, fillBot: all });
+        const res = await lobby.createTable({ rulesId: props.rulesId, variant: variantId, seats, hostSide: mine?.side ?? "", startNow: true, allowSpectators: true, fillBot: all, clock });
         if (!res.assignment) throw new Error("the lobby did not return an assignment");
         openAssignment(res.assignment);
         return;
       }
-      const res = await lobby.createTable({ rulesId: props.rulesId, variant: variantId, hostSide: side, private: mode === "private", allowSpectators: true, fillBot: all });
+      const res = await lobby.createTable({ rulesId: props.rulesId, variant: variantId, hostSide: side, private: mode === "private", allowSpectators: true, fillBot: all, clock });
       if (res.table) waitAt({ tableId: res.table.tableId, inviteCode: res.table.inviteCode });
     } catch (err) {
       setError(errorText(err));
@@ -125,6 +136,14 @@ function PlayNowForm(props: { rulesId: string; data: TitleData }) {
           <option value="">any</option>
           {human.map((s) => (
             <option value={s.side}>{s.side}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Turn clock
+        <select data-testid="playnow-clock" value={clockId} onChange={(e) => setClockId((e.target as HTMLSelectElement).value)}>
+          {CLOCKS.map((c) => (
+            <option value={c.id}>{c.label}</option>
           ))}
         </select>
       </label>
