@@ -68,12 +68,8 @@ async def main(settings: Settings) -> None:
     running, authority = await start(settings)
     tune_gc()
 
-    async def sweep() -> None:
-        while True:
-            await asyncio.sleep(10)
-            authority.evict_idle()
-
-    sweeper = asyncio.create_task(sweep())
+    # the SQL sweep of owed work (lost bot turns, overdue clocks) and idle-game eviction
+    sweeper = asyncio.create_task(authority.maintain())
     try:
         await serve_until_signal(running)
     finally:

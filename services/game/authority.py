@@ -16,12 +16,17 @@ truth and Redis coordinates replicas. Each part has one job (see docs/architectu
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncIterator, Iterator
 
+import grpc
 import redis.asyncio as aioredis
+import redis.exceptions
+import sqlalchemy.exc
 from sqlalchemy.engine import Engine
 
 from services.common.settings import Settings
+from services.game import errors
 from services.game.batch import Batcher
 from services.game.cache import GameCache
 from services.game.callers import Callers
@@ -43,6 +48,38 @@ from warroom.v1 import game_pb2
 
 __all__ = ["Authority", "NullScheduler", "Scheduler"]
 
+REDIS_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+SQL_DOWN = (
+    sqlalchemy.exc.OperationalError,
+    sqlalchemy.exc.InterfaceError,
+    sqlalchemy.exc.TimeoutError,
+)
+
+
+@contextlib.contextmanager
+def outages() -> Iterator[None]:
+    """Redis or SQL out of reach: UNAVAILABLE with a reason and a retry delay, not UNKNOWN.
+
+    Nothing was acknowledged (an action is acknowledged only after its SQL commit), so the
+    caller retries the same request (same idempotency key) safely.
+    """
+    try:
+        yield
+    except REDIS_DOWN as exc:
+        raise errors.GameError(
+            grpc.StatusCode.UNAVAILABLE,
+            "REDIS_UNAVAILABLE",
+            f"the game service cannot reach Redis ({type(exc).__name__}); retry shortly",
+            retry_after=1.0,
+        ) from exc
+    except SQL_DOWN as exc:
+        raise errors.GameError(
+            grpc.StatusCode.UNAVAILABLE,
+            "DATABASE_UNAVAILABLE",
+            f"the game service cannot reach its database ({type(exc).__name__}); retry shortly",
+            retry_after=1.0,
+        ) from exc
+
 
 class Authority:
     """The game-state authority of one replica."""
@@ -63,7 +100,7 @@ class Authority:
         self.commands = Commands(core, self.cache, self.callers, self.owed, writer)
         self.fanout = Fanout(core, self.cache, self.callers)
         self.queries = Queries(core, self.cache, self.callers)
-        self.sweeper = Sweeper(core, self.cache, self.owed)
+        self.sweeper = Sweeper(core, self.cache, self.owed, self.commands)
 
     # ------------------------------------------------------------------ shared state
     @property
@@ -98,11 +135,13 @@ class Authority:
     # ------------------------------------------------------------------ the RPCs
     async def create(self, request: game_pb2.CreateGameRequest) -> game_pb2.CreateGameResponse:
         """CreateGame."""
-        return await self.creation.create(request)
+        with outages():
+            return await self.creation.create(request)
 
     async def view(self, game_id: str, token: str) -> game_pb2.SeatView:
         """GetView."""
-        return await self.queries.view(game_id, token)
+        with outages():
+            return await self.queries.view(game_id, token)
 
     async def submit(
         self,
@@ -114,36 +153,53 @@ class Authority:
         key: str,
     ) -> tuple[int, game_pb2.SeatView]:
         """SubmitAction: returns (version, view)."""
-        return await self.commands.submit(
-            game_id, token, expected_version, decision_id, option_id, key
-        )
+        with outages():
+            return await self.commands.submit(
+                game_id, token, expected_version, decision_id, option_id, key
+            )
 
     async def resign(self, game_id: str, token: str) -> tuple[int, Result]:
         """Resign."""
-        return await self.commands.resign(game_id, token)
+        with outages():
+            return await self.commands.resign(game_id, token)
 
-    def watch(
+    async def watch(
         self, game_id: str, token: str, from_version: int
     ) -> AsyncIterator[game_pb2.WatchGameResponse]:
-        """WatchGame."""
-        return self.fanout.watch(game_id, token, from_version)
+        """WatchGame (a Redis or SQL outage ends the stream with UNAVAILABLE)."""
+        with outages():
+            async for update in self.fanout.watch(game_id, token, from_version):
+                yield update
 
     async def replay(self, game_id: str, token: str) -> game_pb2.GetReplayResponse:
         """GetReplay."""
-        return await self.queries.replay(game_id, token)
+        with outages():
+            return await self.queries.replay(game_id, token)
 
     async def list_games(self, request: game_pb2.ListGamesRequest) -> game_pb2.ListGamesResponse:
         """ListGames."""
-        return await self.queries.list_games(request)
+        with outages():
+            return await self.queries.list_games(request)
 
     # ------------------------------------------------------------------ background work
     async def expire_clock(self, game_id: str, seat: int, decision_id: str, version: int) -> str:
         """A clock timer fired (the Celery task `warroom.game.clock_expired`)."""
-        return await self.commands.expire_clock(game_id, seat, decision_id, version)
+        with outages():
+            return await self.commands.expire_clock(game_id, seat, decision_id, version)
 
     async def resend_bot_turns(self, older_than: float, limit: int = 1000) -> int:
         """Re-send the bot turns unanswered for longer than `older_than` seconds."""
-        return await self.sweeper.resend_bot_turns(older_than, limit)
+        with outages():
+            return await self.sweeper.resend_bot_turns(older_than, limit)
+
+    async def sweep_owed(self) -> int:
+        """Send again, from SQL alone, owed bot turns of idle games; expire overdue clocks."""
+        with outages():
+            return await self.sweeper.sweep_owed()
+
+    async def maintain(self) -> None:
+        """Run forever: the periodic SQL sweep of owed work and idle-game eviction."""
+        await self.sweeper.maintain()
 
     def evict_idle(self) -> int:
         """Forget idle games; returns how many."""

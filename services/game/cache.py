@@ -105,6 +105,7 @@ class GameCache:
     async def refresh(self, live: LiveGame, version: int | None, epoch: int | None) -> None:
         """Catch up with SQL when Redis says another replica moved the game (or knows nothing)."""
         core = self.core
+        lost = version is None or epoch is None
         if version is None:
             head = await core.db(core.store.head, live.id)
             version = head if head is not None else live.version
@@ -124,7 +125,31 @@ class GameCache:
                 _, epoch = await core.hot.state(live.id)
             live.epoch = epoch or 0
             if moved and live.result is not None:
-                live.row.status = FINISHED
+                await self.mark_finished(live)
+        if lost and live.result is None:
+            # Redis forgot the game (flush, restart): the queued bot turns and the waiting
+            # set may be gone with it, so send again what the current decision owes.
+            await self.owed.reconcile(live)
+
+    async def mark_finished(self, live: LiveGame) -> None:
+        """The game ended: its row says so, with the time SQL recorded."""
+        live.row.status = FINISHED
+        if live.row.finished_at is None:
+            core = self.core
+            result = await core.db(core.store.result, live.id)
+            live.row.finished_at = result.finished_at if result is not None else None
+
+    async def catch_up(self, live: LiveGame) -> None:
+        """Catch up with SQL itself, not Redis (the sweeps): a replica that died between its
+        commit and its Redis release left Redis behind SQL. Seeds Redis with the SQL head."""
+        core = self.core
+        head = await core.db(core.store.head, live.id)
+        async with live.lock:
+            _, epoch = await core.hot.state(live.id)
+            if head is not None and head > live.version:
+                await core.hot.set_version(live.id, head)
+            await self.refresh(live, live.version if head is None else head, epoch)
+            live.seats = await core.db(core.store.seats, live.id)
 
     async def sync(self, live: LiveGame) -> None:
         """Bring a live game up to date with Redis (readers)."""

@@ -18,7 +18,6 @@ from services.game.checks import Answer, check_answer, check_ids
 from services.game.core import Core
 from services.game.frames import Terminal, result_row, step_row, update_message
 from services.game.live import BOT, HUMAN, Frame, LiveGame, LogEntry, Logged
-from services.game.models import FINISHED
 from services.game.owed import Owed, Plan, apply_updates, open_turns, stop_clock
 from services.game.store import Append, Conflict, now
 from services.game.views import seat_view
@@ -39,11 +38,6 @@ class Change:
     row: LogEntry
     write: Append
     plan: Plan
-
-
-def _finish(live: LiveGame) -> None:
-    if live.result is not None:
-        live.row.status = FINISHED
 
 
 class Commands:
@@ -83,7 +77,8 @@ class Commands:
                 return reply
             await self.writer.publish(live, held, change.frame.version, update_message(change.row))
         metrics.ACTIONS.labels(live.row.rules_id).inc()
-        _finish(live)
+        if live.result is not None:
+            await self.cache.mark_finished(live)
         if as_bot:
             await self.core.hot.bot_turn_done(game_id, seat)
         await self.owed.dispatch(live, change.plan)
@@ -212,7 +207,7 @@ class Commands:
         apply_updates(live.seats, updates)
         live.advance(frame)
         await self.writer.publish(live, held, frame.version, update_message(pseudo))
-        _finish(live)
+        await self.cache.mark_finished(live)
         return frame
 
     async def resign(self, game_id: str, token: str) -> tuple[int, Result]:
@@ -238,13 +233,12 @@ class Commands:
         async with self.writer.hold(live) as held:
             row = live.seats[seat]
             pending = live.pending_for(seat)
-            if (
-                pending is None
-                or pending.id != decision_id
-                or row.clock_version != version
-                or row.controller != HUMAN
-                or row.clock_deadline is None
-            ):
+            if row.clock_version != version or row.clock_deadline is None:
+                return "stale"
+            if pending is None or row.controller != HUMAN:
+                await self._stop_stale_clock(live, seat)
+                return "stale"
+            if pending.id != decision_id:
                 return "stale"
             if row.clock_deadline > now() + timedelta(milliseconds=50):
                 plan.clocks.append((seat, decision_id, version, row.clock_deadline))
@@ -259,6 +253,12 @@ class Commands:
         log.info("clock expired", game_id=game_id, seat=seat, outcome=outcome)
         await self.owed.dispatch(live, plan)
         return outcome
+
+    async def _stop_stale_clock(self, live: LiveGame, seat: int) -> None:
+        """A clock left running on a seat that owes nothing now stops (no new version)."""
+        changes = {"clock_deadline": None, "clock_version": None}
+        await self.core.db(self.core.store.update_seats, live.id, {seat: changes})
+        apply_updates(live.seats, {seat: changes})
 
     async def _hand_to_bot(self, live: LiveGame, seat: int) -> None:
         """A bot plays the seat from now on (a seat control change: no new version)."""

@@ -197,6 +197,11 @@ class Hot:
         """The bot seat answered (or owes nothing any more)."""
         await self.client.zrem(self.bot_wait_key(), f"{game_id}:{seat}")
 
+    async def bot_turn_sent_at(self, game_id: str, seat: int) -> float | None:
+        """When a bot turn of this seat was last sent (None: not waiting, or Redis forgot)."""
+        score = await self.client.zscore(self.bot_wait_key(), f"{game_id}:{seat}")
+        return None if score is None else float(score)
+
     async def bot_turns_waiting(self, sent_before: float, limit: int) -> list[tuple[str, int]]:
         """Bot turns sent before `sent_before` and not answered: (game id, seat), oldest first."""
         raw = await self.client.zrangebyscore(

@@ -99,6 +99,8 @@ class LiveGame:
         ) = None
         # seat and spectator tokens already matched by digest (digests never change)
         self.callers: dict[str, Caller] = {}
+        # a finished game's replay hashes (per-version public view hashes, final state hash)
+        self.replay_hashes: tuple[list[bytes], bytes] | None = None
         try:
             self.kind: int = kinds.game_kind(row.rules_id)
         except RulesError:

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 from datetime import timedelta
 
 from services.game import errors
 from services.game.cache import GameCache
 from services.game.callers import Callers
 from services.game.core import Core
-from services.game.live import BOT
+from services.game.live import BOT, LiveGame
 from services.game.models import ACTIVE, FINISHED, GameRow, GameSeatRow, ResultRow
 from services.game.store import now
-from services.game.views import seat_messages, seat_view, spectator_head
-from warroom.api import convert, kinds
+from services.game.views import (
+    result_message,
+    seat_messages,
+    seat_view,
+    spectator_head,
+    view_hash,
+)
+from warroom.api import kinds
 from warroom.engine.errors import RulesError
 from warroom.v1 import game_pb2
 
@@ -67,6 +74,7 @@ class Queries:
                     f"spectators may fetch the replay from {opens.isoformat()}",
                 )
         rows = await core.db(core.store.actions_after, game_id, 0)
+        views, final = await self._hashes(live)
         response = game_pb2.GetReplayResponse(
             game_id=game_id,
             variant=live.row.variant,
@@ -74,20 +82,37 @@ class Queries:
             seed=int(live.row.seed),
             seats=seat_messages(live, live.state),
             rules_id=live.row.rules_id,
+            view_hashes=views,
+            final_state_hash=final,
         )
         with contextlib.suppress(RulesError):
             response.game = kinds.game_kind(live.row.rules_id)  # type: ignore[assignment]
         for row in rows:
-            if row.kind != "option":
-                continue
             action = response.actions.add(
-                version=row.seq, seat=row.seat, decision_id=row.decision_id, option_id=row.option_id
+                version=row.seq,
+                seat=row.seat,
+                decision_id=row.decision_id,
+                option_id=row.option_id,
+                kind=row.kind,
             )
             action.at.FromDatetime(row.created_at)
-        result = convert.result_message(live.result)
+        result = result_message(live, live.result)
         if result is not None:
             response.result.CopyFrom(result)
         return response
+
+    async def _hashes(self, live: LiveGame) -> tuple[list[bytes], bytes]:
+        """The public view hash of every version and the final state hash (kept once made)."""
+        if live.replay_hashes is None:
+            frames = await self.cache.frames(live, -1, live.version)
+
+            def digest() -> tuple[list[bytes], bytes]:
+                views = [view_hash(live, frame) for frame in frames]
+                final = hashlib.sha256(live.rules.encode_bytes(frames[-1].state.game)).digest()
+                return views, final
+
+            live.replay_hashes = await self.core.db(digest)
+        return live.replay_hashes
 
     async def list_games(self, request: game_pb2.ListGamesRequest) -> game_pb2.ListGamesResponse:
         """ListGames (the servicer checks the service credential)."""
@@ -140,6 +165,7 @@ def _summary(
         )
     if result is not None:
         summary.result.reason = result.reason
+        summary.result.finished_at.FromDatetime(result.finished_at)
         for key, rank in sorted(result.ranks.items(), key=lambda kv: int(kv[0])):
             summary.result.seats.add(
                 seat=int(key),

@@ -16,6 +16,7 @@ from celery import Celery
 BOT_TASK = "warroom.bots.play_turn"
 CLOCK_TASK = "warroom.game.clock_expired"
 RESEND_TASK = "warroom.game.resend_bot_turns"
+SWEEP_TASK = "warroom.game.sweep_owed"
 
 
 class Scheduler(Protocol):

@@ -484,6 +484,39 @@ class Store:
                 out.append((game, seats, session.get(ResultRow, game.id)))
             return out, more
 
+    def owed_work(
+        self, idle_before: datetime, due_before: datetime, limit: int
+    ) -> tuple[list[tuple[str, int]], list[tuple[str, int, int]]]:
+        """Owed work read from SQL alone: the bot turns owed in active games idle since
+        `idle_before` as (game, seat), and the clocks of active games past their deadline
+        by `due_before` as (game, seat, clock version), oldest first."""
+        with self.sessions() as session:
+            bots = session.execute(
+                select(GameSeatRow.game_id, GameSeatRow.seat)
+                .join(GameRow, GameRow.id == GameSeatRow.game_id)
+                .where(
+                    GameRow.status == ACTIVE,
+                    GameRow.updated_at < idle_before,
+                    GameSeatRow.controller == "bot",
+                    GameSeatRow.turn_version.is_not(None),
+                )
+                .order_by(GameRow.updated_at)
+                .limit(limit)
+            ).all()
+            clocks = session.execute(
+                select(GameSeatRow.game_id, GameSeatRow.seat, GameSeatRow.clock_version)
+                .join(GameRow, GameRow.id == GameSeatRow.game_id)
+                .where(
+                    GameRow.status == ACTIVE,
+                    GameSeatRow.clock_deadline.is_not(None),
+                    GameSeatRow.clock_deadline <= due_before,
+                    GameSeatRow.clock_version.is_not(None),
+                )
+                .order_by(GameSeatRow.clock_deadline)
+                .limit(limit)
+            ).all()
+        return [(g, int(s)) for g, s in bots], [(g, int(s), int(v or 0)) for g, s, v in clocks]
+
     def count_active(self) -> int:
         """How many games are active."""
         with self.sessions() as session:

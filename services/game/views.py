@@ -6,6 +6,7 @@ the public view, `spectator_delay_versions` behind the head until the game ends.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ from services.game.live import BOT, HUMAN, Frame, LiveGame
 from warroom import catalog
 from warroom.api import convert
 from warroom.engine.match import MatchState
+from warroom.engine.model import Result
 from warroom.v1 import common_pb2, game_pb2
 
 DEFAULT_BOT = {"kind": "heuristic"}
@@ -79,7 +81,8 @@ def seat_view(
         rules_id=live.row.rules_id,
         content_version=catalog.content_version(live.row.rules_id),
     )
-    view.view.Pack(live.rules.view(state.game, viewer))
+    # deterministic bytes: a replay's view hashes are the SHA-256 of exactly these bytes
+    view.view.Pack(live.rules.view(state.game, viewer), deterministic=True)
     if frame.result is None and state.pending is not None:
         decision = convert.decision_message(state.pending, frame.version, viewer)
         if decision is not None:
@@ -92,10 +95,24 @@ def seat_view(
         events = recent_events(live, viewer, frame.version, recent)
     view.events.extend(events)
     if frame.result is not None:
-        result = convert.result_message(frame.result)
+        result = result_message(live, frame.result)
         if result is not None:
             view.result.CopyFrom(result)
     return view
+
+
+def result_message(live: LiveGame, result: Result) -> common_pb2.GameResult | None:
+    """A finished game's result, with the time it finished."""
+    message = convert.result_message(result)
+    if message is not None and live.row.finished_at is not None:
+        message.finished_at.FromDatetime(live.row.finished_at)
+    return message
+
+
+def view_hash(live: LiveGame, frame: Frame) -> bytes:
+    """SHA-256 of the public view's bytes at a frame (`SeatView.view.value` of a spectator)."""
+    public = live.rules.view(frame.state.game, None)
+    return hashlib.sha256(public.SerializeToString(deterministic=True)).digest()
 
 
 def spectator_head(live: LiveGame) -> int:
