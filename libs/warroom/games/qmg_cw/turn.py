@@ -194,7 +194,8 @@ def _organic_pick_choose(state: CwState, frame: Frame, seat: int, option: str, c
 
 def remove_entry(state: CwState, seat: int, step: Frame) -> list[tuple[str, str]]:
     """One "remove" option (the piece is picked next): "At any time during your own Bloc's
-    turn, you may remove your own Bloc's piece from the board"."""
+    turn, you may remove your own Bloc's piece from the board". Listed after the step's
+    pass, so that bots breaking ties by order do not open the picker for nothing."""
     if declined(step, seat, REMOVE_ENTRY):
         return []
     if any(piece_bloc(p) == step.bloc for p in state.pieces):
@@ -234,8 +235,8 @@ def _begin_options(state: CwState, frame: Frame) -> Options:
             for c in usable(state, seat, ("begin_turn", "any_time"))
         ]
         opts += organic_entry(state, seat, frame)
-        opts += remove_entry(state, seat, frame)
         opts.append(("done", "End the Begin Turn step"))
+        opts += remove_entry(state, seat, frame)
         out[seat] = opts
     return out
 
@@ -296,8 +297,8 @@ def _air_options(state: CwState, frame: Frame) -> Options:
                     )
         opts += [(f"use:{c}", f"Use {card_name(c)}") for c in usable(state, seat, ("any_time",))]
         opts += organic_entry(state, seat, frame)
-        opts += remove_entry(state, seat, frame)
         opts.append(("pass", "Skip the Air step"))
+        opts += remove_entry(state, seat, frame)
         out[seat] = opts
     return out
 
@@ -383,8 +384,8 @@ def _action_options(state: CwState, frame: Frame) -> Options:
         ]
         opts += [(f"use:{c}", f"Use {card_name(c)}") for c in usable(state, seat, ("any_time",))]
         opts += organic_entry(state, seat, frame)
-        opts += remove_entry(state, seat, frame)
         opts.append(("pass", "Skip the Action step"))
+        opts += remove_entry(state, seat, frame)
         out[seat] = opts
     return out
 
@@ -459,7 +460,7 @@ def _discard_options(state: CwState, frame: Frame) -> Options:
         opts = [(f"discard:{c}", f"Discard {card_name(c)}") for c in hand]
         if state.teamed(frame.bloc):
             opts += [(f"give:{c}", f"Give {card_name(c)} to your teammate") for c in hand]
-        out[seat] = [*opts, *remove_entry(state, seat, frame), ("pass", "Skip the Discard step")]
+        out[seat] = [*opts, ("pass", "Skip the Discard step"), *remove_entry(state, seat, frame)]
     return out
 
 
@@ -492,7 +493,7 @@ def _esp_options(state: CwState, frame: Frame) -> Options:
         opts = [
             (f"espdisc:{c}", f"Discard {card_name(c)}") for c in hand if any(e != c for e in esp)
         ]
-        out[seat] = [*opts, *remove_entry(state, seat, frame), ("pass", "Skip the Espionage step")]
+        out[seat] = [*opts, ("pass", "Skip the Espionage step"), *remove_entry(state, seat, frame)]
     return out
 
 
