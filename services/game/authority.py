@@ -16,17 +16,12 @@ truth and Redis coordinates replicas. Each part has one job (see docs/architectu
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
-import grpc
 import redis.asyncio as aioredis
-import redis.exceptions
-import sqlalchemy.exc
 from sqlalchemy.engine import Engine
 
 from services.common.settings import Settings
-from services.game import errors
 from services.game.batch import Batcher
 from services.game.cache import GameCache
 from services.game.callers import Callers
@@ -47,38 +42,6 @@ from warroom.engine.model import Result
 from warroom.v1 import game_pb2
 
 __all__ = ["Authority", "NullScheduler", "Scheduler"]
-
-REDIS_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
-SQL_DOWN = (
-    sqlalchemy.exc.OperationalError,
-    sqlalchemy.exc.InterfaceError,
-    sqlalchemy.exc.TimeoutError,
-)
-
-
-@contextlib.contextmanager
-def outages() -> Iterator[None]:
-    """Redis or SQL out of reach: UNAVAILABLE with a reason and a retry delay, not UNKNOWN.
-
-    Nothing was acknowledged (an action is acknowledged only after its SQL commit), so the
-    caller retries the same request (same idempotency key) safely.
-    """
-    try:
-        yield
-    except REDIS_DOWN as exc:
-        raise errors.GameError(
-            grpc.StatusCode.UNAVAILABLE,
-            "REDIS_UNAVAILABLE",
-            f"the game service cannot reach Redis ({type(exc).__name__}); retry shortly",
-            retry_after=1.0,
-        ) from exc
-    except SQL_DOWN as exc:
-        raise errors.GameError(
-            grpc.StatusCode.UNAVAILABLE,
-            "DATABASE_UNAVAILABLE",
-            f"the game service cannot reach its database ({type(exc).__name__}); retry shortly",
-            retry_after=1.0,
-        ) from exc
 
 
 class Authority:
@@ -135,13 +98,11 @@ class Authority:
     # ------------------------------------------------------------------ the RPCs
     async def create(self, request: game_pb2.CreateGameRequest) -> game_pb2.CreateGameResponse:
         """CreateGame."""
-        with outages():
-            return await self.creation.create(request)
+        return await self.creation.create(request)
 
     async def view(self, game_id: str, token: str) -> game_pb2.SeatView:
         """GetView."""
-        with outages():
-            return await self.queries.view(game_id, token)
+        return await self.queries.view(game_id, token)
 
     async def submit(
         self,
@@ -153,49 +114,40 @@ class Authority:
         key: str,
     ) -> tuple[int, game_pb2.SeatView]:
         """SubmitAction: returns (version, view)."""
-        with outages():
-            return await self.commands.submit(
-                game_id, token, expected_version, decision_id, option_id, key
-            )
+        return await self.commands.submit(
+            game_id, token, expected_version, decision_id, option_id, key
+        )
 
     async def resign(self, game_id: str, token: str) -> tuple[int, Result]:
         """Resign."""
-        with outages():
-            return await self.commands.resign(game_id, token)
+        return await self.commands.resign(game_id, token)
 
-    async def watch(
+    def watch(
         self, game_id: str, token: str, from_version: int
     ) -> AsyncIterator[game_pb2.WatchGameResponse]:
-        """WatchGame (a Redis or SQL outage ends the stream with UNAVAILABLE)."""
-        with outages():
-            async for update in self.fanout.watch(game_id, token, from_version):
-                yield update
+        """WatchGame."""
+        return self.fanout.watch(game_id, token, from_version)
 
     async def replay(self, game_id: str, token: str) -> game_pb2.GetReplayResponse:
         """GetReplay."""
-        with outages():
-            return await self.queries.replay(game_id, token)
+        return await self.queries.replay(game_id, token)
 
     async def list_games(self, request: game_pb2.ListGamesRequest) -> game_pb2.ListGamesResponse:
         """ListGames."""
-        with outages():
-            return await self.queries.list_games(request)
+        return await self.queries.list_games(request)
 
     # ------------------------------------------------------------------ background work
     async def expire_clock(self, game_id: str, seat: int, decision_id: str, version: int) -> str:
         """A clock timer fired (the Celery task `warroom.game.clock_expired`)."""
-        with outages():
-            return await self.commands.expire_clock(game_id, seat, decision_id, version)
+        return await self.commands.expire_clock(game_id, seat, decision_id, version)
 
     async def resend_bot_turns(self, older_than: float, limit: int = 1000) -> int:
         """Re-send the bot turns unanswered for longer than `older_than` seconds."""
-        with outages():
-            return await self.sweeper.resend_bot_turns(older_than, limit)
+        return await self.sweeper.resend_bot_turns(older_than, limit)
 
     async def sweep_owed(self) -> int:
         """Send again, from SQL alone, owed bot turns of idle games; expire overdue clocks."""
-        with outages():
-            return await self.sweeper.sweep_owed()
+        return await self.sweeper.sweep_owed()
 
     async def maintain(self) -> None:
         """Run forever: the periodic SQL sweep of owed work and idle-game eviction."""
