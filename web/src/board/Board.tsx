@@ -5,6 +5,7 @@ import type { GameCatalog } from "../lib/catalog";
 import type { BoardModel, PieceMark, SpaceOverlay } from "../games/model";
 import type { Option } from "../gen/warroom/v1/common_pb";
 import { hull, polygonPath, type Pt } from "./geometry";
+import { placeLabels, placeRegionLabel, type LabelSpot } from "./labels";
 
 const REGION_FILLS = ["#e8d9b5", "#cfe3c4", "#d7d0ea", "#f2d0c4", "#c9e0e8", "#efe3a8", "#dccfc0", "#d3e8d9", "#ead3e3"];
 
@@ -22,22 +23,23 @@ export function Board(props: Props) {
   const height = map?.height || 900;
   const spaces = map?.spaces ?? [];
   const pos = useMemo(() => new Map(spaces.map((s) => [s.id, { x: s.layout?.x ?? 0, y: s.layout?.y ?? 0 }])), [props.cat]);
+  const placement = useMemo(() => placeLabels(spaces.map((s) => ({ id: s.id, name: s.name, x: s.layout?.x ?? 0, y: s.layout?.y ?? 0 }))), [props.cat]);
+  const labels = placement.spots;
   const regions = useMemo(() => {
     return (map?.regions ?? [])
       .filter((r) => r.kind === "region" || r.kind === "minor_country")
       .map((r, i) => {
         const pts = r.members.map((m) => pos.get(m)).filter((p): p is Pt => !!p);
         const h = hull(pts);
-        const top = pts.length ? Math.min(...pts.map((p) => p.y)) : 0;
-        const cx = pts.length ? pts.reduce((a, p) => a + p.x, 0) / pts.length : 0;
-        return { r, path: polygonPath(h), label: { x: cx, y: Math.max(18, top - 44) }, fill: REGION_FILLS[i % REGION_FILLS.length] };
+        const label = pts.length ? placeRegionLabel(r.name, pts, placement.taken) : { x: 0, y: 0 };
+        return { r, path: polygonPath(h), label, fill: REGION_FILLS[i % REGION_FILLS.length] };
       })
       .filter((x) => x.path);
   }, [props.cat]);
   const edges = map?.adjacencies ?? [];
   // Crop to the drawn spaces (with room for labels and pieces) so the board fills its box.
-  const xs = spaces.map((s) => s.layout?.x ?? 0);
-  const ys = spaces.map((s) => s.layout?.y ?? 0);
+  const xs = [...spaces.map((s) => s.layout?.x ?? 0), ...regions.flatMap(({ r, label }) => [label.x - r.name.length * 7, label.x + r.name.length * 7])];
+  const ys = [...spaces.map((s) => s.layout?.y ?? 0), ...regions.map(({ label }) => label.y + 40)];
   const x0 = xs.length ? Math.max(-20, Math.min(...xs) - 80) : -20;
   const y0 = ys.length ? Math.max(-20, Math.min(...ys) - 90) : -20;
   const x1 = xs.length ? Math.min(width + 20, Math.max(...xs) + 80) : width + 20;
@@ -96,6 +98,7 @@ export function Board(props: Props) {
               x={p.x}
               y={p.y}
               o={o}
+              label={labels.get(s.id)}
               options={opts}
               selected={props.selected === s.id}
               onPick={() => props.onPick(s.id)}
@@ -166,8 +169,9 @@ function Piece(props: { p: PieceMark; n: number; x: number; y: number }) {
   );
 }
 
-function SpaceNode(props: { id: string; name: string; sea: boolean; x: number; y: number; o?: SpaceOverlay; options?: Option[]; selected: boolean; onPick: () => void }) {
+function SpaceNode(props: { id: string; name: string; sea: boolean; x: number; y: number; o?: SpaceOverlay; label?: LabelSpot; options?: Option[]; selected: boolean; onPick: () => void }) {
   const { x, y, o } = props;
+  const spot = props.label ?? { dx: 0, dy: 31, anchor: "middle" as const };
   const groups = groupPieces(o?.pieces ?? []);
   const perRow = 4;
   const step = 25;
@@ -184,11 +188,11 @@ function SpaceNode(props: { id: string; name: string; sea: boolean; x: number; y
           {o.ownerGlyph}
         </text>
       )}
-      <text x={x} y={y + 31} class="space-name" text-anchor="middle">
+      <text x={x + spot.dx} y={y + spot.dy} class="space-name" text-anchor={spot.anchor}>
         {props.name}
       </text>
       {o && o.badges.length > 0 && (
-        <text x={x} y={y + 46} class="space-badges" text-anchor="middle">
+        <text x={x + spot.dx} y={y + spot.dy + 15} class="space-badges" text-anchor={spot.anchor}>
           {o.badges.join(" ")}
         </text>
       )}

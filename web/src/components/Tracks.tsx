@@ -7,13 +7,23 @@ export function Tracks(props: { tracks: TrackRow[] }) {
     <div class="tracks" data-testid="tracks">
       {props.tracks.map((t) => {
         const span = Math.max(1, t.max - t.min);
+        // Stagger markers that would overlap: a marker close to one already in a row goes up a row.
+        const rows: number[][] = [];
+        const rowOf = new Map<number, number>();
+        [...t.entries.keys()].sort((a, b) => t.entries[a].value - t.entries[b].value).forEach((i) => {
+          const at = ((Math.min(Math.max(t.entries[i].value, t.min), t.max) - t.min) / span) * 100;
+          let r = rows.findIndex((row) => row.every((p) => Math.abs(p - at) > 9));
+          if (r < 0) r = rows.push([]) - 1;
+          rows[r].push(at);
+          rowOf.set(i, r);
+        });
         return (
           <div class="track" data-testid={`track-${t.name.split(" ")[0].toLowerCase()}`}>
             <div class="track-name">{t.name}</div>
             <div class="track-bar" role="img" aria-label={`${t.name}: ${t.entries.map((e) => `${e.label} ${e.value}`).join(", ")}`}>
               <span class="track-min">{t.min}</span>
               {t.entries.map((e, i) => (
-                <span class="track-marker" style={{ left: `${(Math.min(Math.max(e.value, t.min), t.max) - t.min) / span * 100}%`, background: e.colour, top: `${2 + (i % 2) * 14}px` }}>
+                <span class="track-marker" style={{ left: `${((Math.min(Math.max(e.value, t.min), t.max) - t.min) / span) * 100}%`, background: e.colour, bottom: `${2 + (rowOf.get(i) ?? 0) * 15}px` }}>
                   {e.label}
                 </span>
               ))}
