@@ -24,6 +24,7 @@ export interface GameSnapshot {
 }
 
 const RETRY_MS = [250, 500, 1000, 2000, 4000];
+const RECENT_CAP = 50;
 
 export class GameConnection {
   readonly state = new Store<GameSnapshot>({
@@ -125,7 +126,14 @@ export class GameConnection {
     const res = await games.getView({ gameId: this.gameId, token: this.token }, { signal: this.abort?.signal });
     const view = res.view;
     if (!view) throw new Error("empty view");
-    this.patch({ view, events: [...view.events], streamVersion: view.version, error: "" });
+    // The view's recent events are capped (50): when full, the oldest version in it may be
+    // cut short, so keep only whole versions.
+    let events = [...view.events];
+    if (events.length >= RECENT_CAP && events.length) {
+      const oldest = events.reduce((m, e) => (e.version < m ? e.version : m), events[0].version);
+      if (events.some((e) => e.version !== oldest)) events = events.filter((e) => e.version !== oldest);
+    }
+    this.patch({ view, events, streamVersion: view.version, error: "" });
   }
 
   private async watch(signal: AbortSignal): Promise<void> {
