@@ -6,10 +6,13 @@ past the end of the current action), so that playing a card is judged by what it
 not by the card leaving the hand. The finished position is then scored for the seat as
 `0.5 + 0.5 * tanh(x / 10)` with
 
-    x = VP lead + stars lead * scoring rounds left + pieces lead + 0.3 * cards lead
+    x = VP lead + held-stars lead * scoring rounds left + pieces lead + 0.3 * cards lead
         + 0.5 * Contingency sides lead,
 
-where pieces count by kind (infantry 1, tank 1.3, airplane 1.2, fleet 1.1, carrier 0.8;
+where a held star counts one half when it is exposed (no own piece there, an enemy
+infantry or tank next to it),
+
+and pieces count by kind (infantry 1, tank 1.3, airplane 1.2, fleet 1.1, carrier 0.8;
 an unsupplied piece a quarter), cards are those in hand and Contingency sides are the
 unused sides left (2 per card unplayed, 1 when flipped). A finished game is 1 or 0.
 """
@@ -18,14 +21,14 @@ from __future__ import annotations
 
 import math
 
-from warroom.games.qmg_sf import policy, scoring, turn
+from warroom.games.qmg_sf import board, policy, scoring, turn
 from warroom.games.qmg_sf.board import kind, side_of
 from warroom.games.qmg_sf.content import tables
-from warroom.games.qmg_sf.state import GONE, OFF, Ctx, SfState
+from warroom.games.qmg_sf.state import GONE, INF, OFF, TANK, Ctx, SfState
 from warroom.games.qmg_sf.supply import unsupplied
 
 HORIZON = 40
-CARD, CONTINGENCY = 0.3, 0.5
+CARD, CONTINGENCY, EXPOSED = 0.3, 0.5, 0.5
 
 
 def settle(state: SfState) -> SfState:
@@ -50,13 +53,32 @@ def _stars_left(s: SfState) -> int:
     return max(1, sum(1 for r in tables().scoring if r >= s.round))
 
 
+def exposed_stars(s: SfState, side: int) -> int:
+    """Victory Stars the side holds with no piece of its own there, next to an enemy
+    infantry or tank that could walk in on its next movement step."""
+    t = tables()
+    walkers = {
+        at
+        for p, at in enumerate(s.loc)
+        if at != OFF and side_of(p) != side and kind(p) in (INF, TANK) and s.on[p] < 0
+    }
+    out = 0
+    for sp, star in enumerate(t.star):
+        if not star or s.control[sp] != side or board.occupied_by(s, sp, side):
+            continue
+        if any(nb in walkers for nb in board.adjacent(s, sp, 1 - side)):
+            out += 1
+    return out
+
+
 def static_value(s: SfState, seat: int) -> float:
     """The score of a settled position (see the module docstring)."""
     if s.over:
         return 1.0 if s.winner == seat else 0.0
     lead = [0.0, 0.0]
     for side in (0, 1):
-        lead[side] += s.vp[side] + scoring.stars(s, side) * _stars_left(s)
+        held = scoring.stars(s, side) - EXPOSED * exposed_stars(s, side)
+        lead[side] += s.vp[side] + held * _stars_left(s)
         lead[side] += CARD * len(s.hands[side])
     for p, at in enumerate(s.loc):
         if at != OFF:

@@ -87,3 +87,21 @@ def test_rollout_policy_is_registered() -> None:
 
     policy = policy_for(RULES)
     assert policy is not None and policy.epoch is not None
+
+
+def test_an_exposed_victory_star_is_worth_less() -> None:
+    """Tobruk held by the Axis but empty next to the UK tank is "exposed": a Pact infantry
+    moving in raises the Axis evaluation."""
+    from warroom.games.qmg_sf.heuristic import exposed_stars, static_value
+    from warroom.games.qmg_sf.tests.helpers import blank, put
+
+    s = blank(phase="move1")
+    put(s, "UK", "tank", "el_alamein")
+    put(s, "Pact", "infantry", "benghazi")
+    assert exposed_stars(s, 0) >= 1
+    before = static_value(s, 0)
+    guarded = blank(phase="move1")
+    put(guarded, "UK", "tank", "el_alamein")
+    put(guarded, "Pact", "infantry", "tobruk")
+    assert exposed_stars(guarded, 0) == exposed_stars(s, 0) - 1
+    assert static_value(guarded, 0) > before
