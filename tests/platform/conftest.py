@@ -201,13 +201,18 @@ def stop_and_check(platform: Platform, sig: int = signal.SIGINT) -> None:
     assert "Warroom stopped." in output, output[-2000:]
 
 
-@pytest.fixture(scope="module")
-def platform(
-    redis_url: str, database_url: str, tmp_path_factory: pytest.TempPathFactory
+@contextlib.contextmanager
+def running_platform(
+    redis_url: str,
+    database_url: str,
+    var: Path,
+    extra: dict[str, str],
+    broker_db: int = BROKER_DB,
+    prefix: str = "wr-e2e",
 ) -> Iterator[Platform]:
-    """`make run`'s supervisor on free ports over the test Redis and PostgreSQL."""
-    var = tmp_path_factory.mktemp("warroom-var")
-    broker = with_db(redis_url, BROKER_DB)
+    """`make run`'s supervisor on free ports in its own schema, key prefix and broker
+    database (flushed before and after); stopped with Ctrl-C and checked at the end."""
+    broker = with_db(redis_url, broker_db)
     broker_client = redis.Redis.from_url(broker)
     broker_client.flushdb()
     with temporary_schema(database_url) as schema:
@@ -217,9 +222,9 @@ def platform(
                 "REDIS_URL": redis_url,
                 "DATABASE_URL": database_url,
                 "WARROOM_DB_SCHEMA": schema,
-                "WARROOM_REDIS_PREFIX": f"wr-e2e-{uuid.uuid4().hex[:8]}:",
+                "WARROOM_REDIS_PREFIX": f"{prefix}-{uuid.uuid4().hex[:8]}:",
                 "WARROOM_CELERY_BROKER_URL": broker,
-                "WARROOM_SERVICE_SECRET": uuid.uuid4().hex,
+                **extra,
             },
         )
         output = var / "supervisor.out"
@@ -250,3 +255,14 @@ def platform(
                 with contextlib.suppress(redis.RedisError):
                     broker_client.flushdb()
                 broker_client.close()
+
+
+@pytest.fixture(scope="module")
+def platform(
+    redis_url: str, database_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Platform]:
+    """`make run`'s supervisor on free ports over the test Redis and PostgreSQL."""
+    var = tmp_path_factory.mktemp("warroom-var")
+    extra = {"WARROOM_SERVICE_SECRET": uuid.uuid4().hex}
+    with running_platform(redis_url, database_url, var, extra) as running:
+        yield running
