@@ -1,4 +1,5 @@
 // The app shell: header with navigation and the player's name, and the routed page.
+import { useEffect } from "preact/hooks";
 import { useStore } from "./lib/store";
 import { route, go } from "./lib/router";
 import { session, setSession } from "./lib/session";
@@ -24,6 +25,11 @@ function ConnStatus() {
 
 function ErrorBanner() {
   const b = useStore(banner);
+  useEffect(() => {
+    if (!b) return;
+    const t = setTimeout(() => banner.value === b && banner.set(null), 12000);
+    return () => clearTimeout(t);
+  }, [b]);
   if (!b) return null;
   return (
     <div class="error-banner" role="alert" data-testid="error-banner" data-reason={b.reason}>

@@ -19,7 +19,10 @@ interface Props {
 
 export function Decision(props: Props) {
   const d = props.view.decision;
-  const [busy, setBusy] = useState(false);
+  // Busy only for the decision being answered: the next decision's options are live at once.
+  const [busyKey, setBusyKey] = useState("");
+  const key = `${d?.decisionId}:${props.view.version}`;
+  const busy = busyKey === key;
   const [error, setError] = useState("");
   const listRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -51,10 +54,11 @@ export function Decision(props: Props) {
   const regular = options.filter((o) => !isUndo(o));
   const shown = props.focus ? props.focus.options.filter((o) => !isUndo(o)) : regular;
   async function choose(o: Option) {
-    setBusy(true);
+    if (busy) return;
+    setBusyKey(key);
     setError("");
     const err = await props.onChoose(o);
-    setBusy(false);
+    setBusyKey((k) => (k === key ? "" : k));
     if (err) setError(err);
   }
   return (
@@ -76,7 +80,7 @@ export function Decision(props: Props) {
           const t = props.targetOf(o);
           return (
             <div role="listitem">
-              <button class="option" disabled={busy} onClick={() => choose(o)} data-testid="option" data-option-id={o.id} data-target={t} onMouseEnter={() => t && props.onHover(t)} onFocus={() => t && props.onHover(t)} onMouseLeave={() => props.onHover("")} onBlur={() => props.onHover("")}>
+              <button class="option" aria-disabled={busy} onClick={() => choose(o)} data-testid="option" data-option-id={o.id} data-target={t} onMouseEnter={() => t && props.onHover(t)} onFocus={() => t && props.onHover(t)} onMouseLeave={() => props.onHover("")} onBlur={() => props.onHover("")}>
                 {o.label || o.id}
                 {t && !t.startsWith("region:") && !o.label.toLowerCase().includes(props.spaceName(t).toLowerCase()) && <span class="muted"> · {props.spaceName(t)}</span>}
               </button>
@@ -85,7 +89,7 @@ export function Decision(props: Props) {
         })}
       </div>
       {undo && (
-        <button class="undo" disabled={busy} onClick={() => choose(undo)} data-testid="undo-button" data-option-id={undo.id} data-undo="true">
+        <button class="undo" aria-disabled={busy} onClick={() => choose(undo)} data-testid="undo-button" data-option-id={undo.id} data-undo="true">
           ↶ {undo.label || "Undo"}
         </button>
       )}

@@ -37,6 +37,7 @@ export class GameConnection {
   });
   private abort: AbortController | null = null;
   private stopped = false;
+  private inflight = "";
   private attempt = 0;
   private wake: (() => void) | null = null;
   private readonly onOnline = () => this.wake?.();
@@ -153,6 +154,17 @@ export class GameConnection {
   async submit(decisionId: string, optionId: string): Promise<string> {
     const view = this.state.value.view;
     if (!view) return "no view yet";
+    const key = `${decisionId}@${view.version}`;
+    if (this.inflight === key) return ""; // a double click: the first answer is on its way
+    this.inflight = key;
+    try {
+      return await this.send(view, decisionId, optionId);
+    } finally {
+      if (this.inflight === key) this.inflight = "";
+    }
+  }
+
+  private async send(view: SeatView, decisionId: string, optionId: string): Promise<string> {
     const req = create(SubmitActionRequestSchema, {
       gameId: this.gameId,
       token: this.token,
