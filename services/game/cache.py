@@ -139,16 +139,22 @@ class GameCache:
             result = await core.db(core.store.result, live.id)
             live.row.finished_at = result.finished_at if result is not None else None
 
-    async def catch_up(self, live: LiveGame) -> None:
-        """Catch up with SQL itself, not Redis (the sweeps): a replica that died between its
-        commit and its Redis release left Redis behind SQL. Seeds Redis with the SQL head."""
+    async def from_sql(self, live: LiveGame, epoch: int | None) -> None:
+        """Catch up with SQL itself, not Redis (the caller holds `live.lock`): a replica that
+        died between its commit and its Redis release left Redis behind SQL. Seeds Redis
+        with the SQL head."""
         core = self.core
         head = await core.db(core.store.head, live.id)
+        if head is not None and head > live.version:
+            await core.hot.set_version(live.id, head)
+        await self.refresh(live, live.version if head is None else head, epoch)
+
+    async def catch_up(self, live: LiveGame) -> None:
+        """The sweeps: the game and its seats as SQL has them now."""
+        core = self.core
         async with live.lock:
             _, epoch = await core.hot.state(live.id)
-            if head is not None and head > live.version:
-                await core.hot.set_version(live.id, head)
-            await self.refresh(live, live.version if head is None else head, epoch)
+            await self.from_sql(live, epoch)
             live.seats = await core.db(core.store.seats, live.id)
 
     async def sync(self, live: LiveGame) -> None:

@@ -170,7 +170,7 @@ class Commands:
         try:
             await self.core.committer((live.id, live.version, change.write))
         except Conflict:
-            await self.cache.refresh(live, None, None)
+            await self.cache.from_sql(live, live.epoch)
             reply = await self._prior_in_sql(live, answer)
             if reply is not None:
                 return reply
