@@ -151,6 +151,10 @@ class Procs:
         self.started.append(proc)
         return proc
 
+    def module(self, name: str, module: str, **env: str) -> Proc:
+        """`python -m <module>` (e.g. services.lobby) with the stack's environment."""
+        return self._proc(name, [sys.executable, "-m", module], **env)
+
     def game(self, port: int, name: str = "game", **env: str) -> Proc:
         """A game authority replica on `port`."""
         return self._proc(
