@@ -10,13 +10,16 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from pathlib import Path
 
 import grpc
+import pytest
 from celery import Celery
 from celery.contrib.testing.worker import start_worker
 
 from services.common.auth import bot_seat_token
 from services.common.celery_app import make_celery
+from services.common.db import make_engine, migrate
 from services.common.settings import Settings
 from services.game.scheduler import BOT_TASK, CLOCK_TASK, CeleryScheduler
 from services.game.tasks import expire
@@ -158,7 +161,18 @@ async def test_clock_expiry_hands_seat_to_bot_human_reclaims_and_game_finishes(
             await replica.stop()
 
 
-async def test_clock_expiry_with_forfeit_ends_the_game(settings: Settings) -> None:
+@pytest.mark.parametrize("database", ["postgresql", "sqlite"])
+async def test_clock_expiry_with_forfeit_ends_the_game(
+    settings: Settings, tmp_path: Path, database: str
+) -> None:
+    """Through the Celery timer, on both databases (SQLite once compared a naive deadline
+    with an aware now() and never fired)."""
+    if database == "sqlite":
+        url = f"sqlite:///{tmp_path / 'warroom.db'}"
+        engine = make_engine(url)
+        migrate(engine)
+        engine.dispose()
+        settings = settings.model_copy(update={"database_url": url, "db_schema": None})
     endpoint: list[str] = []
     app = worker_app(settings, endpoint)
     replica = await start_replica(settings, CeleryScheduler(app))
