@@ -31,7 +31,9 @@ export function Board(props: Props) {
       .map((r, i) => {
         const pts = r.members.map((m) => pos.get(m)).filter((p): p is Pt => !!p);
         const h = hull(pts);
-        const label = pts.length ? placeRegionLabel(r.name, pts, placement.taken) : { x: 0, y: 0 };
+        const mine = new Set(r.members);
+        const others = spaces.filter((s) => !mine.has(s.id)).map((s) => ({ x: s.layout?.x ?? 0, y: s.layout?.y ?? 0 }));
+        const label = pts.length ? placeRegionLabel(r.name, pts, placement.taken, others) : { x: 0, y: 0 };
         return { r, path: polygonPath(h), label, fill: REGION_FILLS[i % REGION_FILLS.length] };
       })
       .filter((x) => x.path);

@@ -66,7 +66,7 @@ export function placeLabels(spaces: { id: string; name: string; x: number; y: nu
 }
 
 /** Where a region's name goes: above, below, left or right of its spaces, the freest spot. */
-export function placeRegionLabel(name: string, pts: { x: number; y: number }[], taken: Box[]): { x: number; y: number } {
+export function placeRegionLabel(name: string, pts: { x: number; y: number }[], taken: Box[], others: { x: number; y: number }[]): { x: number; y: number } {
   const w = name.length * 13 + 20;
   const xs = pts.map((p) => p.x);
   const ys = pts.map((p) => p.y);
@@ -85,7 +85,9 @@ export function placeRegionLabel(name: string, pts: { x: number; y: number }[], 
   let bestHits = Infinity;
   for (const c of candidates) {
     const box = { x0: c.x - w / 2, y0: c.y - 22, x1: c.x + w / 2, y1: c.y + 24 };
-    const hits = taken.filter((t) => overlaps(t, box)).length;
+    // Nodes and labels in the way, and other regions' spaces close by (a name belongs by its own region).
+    const near = others.filter((p) => Math.abs(p.x - c.x) < w / 2 + 40 && Math.abs(p.y - c.y) < 60).length;
+    const hits = taken.filter((t) => overlaps(t, box)).length + near;
     if (hits < bestHits) {
       best = c;
       bestHits = hits;
