@@ -20,7 +20,7 @@ import pytest
 from tests.platform.conftest import ROOT, Platform, read_state
 from warroom.cli.main import play_game
 from warroom.cli.render import unpack_view
-from warroom.platform.health import grpc_health
+from warroom.platform.health import grpc_health, http_health
 from warroom.sdk import Client
 from warroom.v1 import common_pb2, game_pb2, lobby_pb2
 
@@ -75,6 +75,16 @@ def test_supervisor_reports_every_process_healthy(platform: Platform) -> None:
     for expected in (platform.lobby, platform.game, platform.bots, "worker.log", "Connect"):
         assert expected in output, f"{expected!r} missing from the start-up summary:\n{output}"
     assert platform.var.joinpath("log", "migrations.log").exists()
+
+
+def test_supervisor_starts_the_web_gateway_and_prints_its_url(platform: Platform) -> None:
+    url = f"http://127.0.0.1:{platform.env['WARROOM_WEB_PORT']}"
+    processes = read_state(platform.var)["processes"]
+    assert isinstance(processes, dict) and "web" in processes
+    assert http_health(f"{url}/healthz") == "SERVING"
+    # Ready: every upstream (lobby, game, bots, catalogue) answers its health check.
+    assert http_health(f"{url}/readyz") == "SERVING"
+    assert f"Play in a browser: {url}/" in platform.output.read_text()
 
 
 async def _player(platform: Platform, name: str) -> Client:
