@@ -61,15 +61,16 @@ class _Pool:
 
     def __init__(self, tickets: Sequence[Ticket]) -> None:
         rating = [t.rating for t in tickets]
-        self.order = sorted(range(len(tickets)), key=lambda i: (rating[i], i))
-        self.position = [0] * len(tickets)
-        for pos, index in enumerate(self.order):
-            self.position[index] = pos
+        # a stable sort by rating: ties keep index order, as a (rating, index) key would
+        self.order = order = sorted(range(len(tickets)), key=rating.__getitem__)
+        self.position = position = [0] * len(tickets)
+        for pos, index in enumerate(order):
+            position[index] = pos
         n = len(tickets)
-        self.prev = [p - 1 for p in range(n)]
-        self.next = [p + 1 if p + 1 < n else -1 for p in range(n)]
+        self.prev = list(range(-1, n - 1))
+        self.next = [*range(1, n), -1] if n else []
         self.taken = [False] * n
-        self.ratings = [rating[i] for i in self.order]
+        self.ratings = [rating[i] for i in order]
 
     def take(self, index: int) -> None:
         pos = self.position[index]
@@ -122,21 +123,27 @@ def make_matches(
     config = config or MatchConfig()
     rejected: dict[str, str] = {}
     accepts: list[tuple[str, ...]] = []
-    memo: dict[tuple[tuple[str, ...], int, bool], tuple[str, ...]] = {}
+    accept_sets: list[frozenset[str]] = []
+    sizes: list[int] = []
+    memo: dict[tuple[tuple[str, ...], int, bool], tuple[tuple[str, ...], frozenset[str]]] = {}
     for ticket in tickets:
-        key = (ticket.variants, ticket.size, len(set(ticket.player_ids)) == ticket.size)
-        if key not in memo:
+        players = ticket.player_ids
+        size = len(players)
+        key = (ticket.variants, size, size == 1 or len(set(players)) == size)
+        known = memo.get(key)
+        if known is None:
             reason = validate(ticket, layouts)
             if reason is not None:
                 rejected[ticket.ticket_id] = reason
-                memo[key] = ()
+                known = memo[key] = ((), frozenset())
             else:
-                memo[key] = acceptable_variants(ticket, layouts)
-        elif not memo[key]:
+                names = acceptable_variants(ticket, layouts)
+                known = memo[key] = (names, frozenset(names))
+        elif not known[0]:
             rejected[ticket.ticket_id] = validate(ticket, layouts) or "not acceptable"
-        accepts.append(memo[key])
-    accept_sets = [frozenset(a) for a in accepts]
-    sizes = [len(t.player_ids) for t in tickets]
+        accepts.append(known[0])
+        accept_sets.append(known[1])
+        sizes.append(size)
     allow = [t.allow_bots for t in tickets]
     pool = _Pool(tickets)
     for index, ticket_accepts in enumerate(accepts):
@@ -144,7 +151,8 @@ def make_matches(
             pool.take(index)
     proposals: list[Proposal] = []
     most_humans: dict[tuple[str, ...], int] = {}
-    anchors = sorted(range(len(tickets)), key=lambda i: (tickets[i].created_at, i))
+    created = [t.created_at for t in tickets]
+    anchors = sorted(range(len(tickets)), key=created.__getitem__)  # stable: ties by index
     for anchor in anchors:
         if pool.taken[anchor]:
             continue
