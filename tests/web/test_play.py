@@ -53,3 +53,43 @@ def test_play_a_bot_table_to_the_end(
     )
     winners = ui.winner_seats(page)
     assert winners == sorted(s.seat for s in summary.result.seats if s.rank == 0)
+
+
+FOCUS_JS = """() => {
+  const el = document.activeElement;
+  if (!el || el.dataset.testid !== "option") return null;
+  const style = getComputedStyle(el);
+  const ring = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
+  return {id: el.dataset.optionId, visible: el.matches(":focus-visible"),
+          ring: ring || style.boxShadow !== "none"};
+}"""
+
+
+def test_phone_screen_and_keyboard_choices(new_session: Callable[..., Session]) -> None:
+    player = new_session("phone", viewport=(390, 844))
+    page = player.page
+    ui.login_guest(page, "thumbs")
+    ui.start_bot_table(page, "qmg_sf", "first_game")
+    page.locator(ui.tid("board-space")).first.wait_for()
+    for _ in range(4):
+        page.wait_for_function(ui.MY_TURN_JS, timeout=60_000)
+        now = ui.state(page)
+        assert now is not None
+        if now["finished"]:
+            break
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 391, f"the page is {width}px wide on a 390px screen"
+        options = page.locator(f"{ui.tid('decision')} {ui.tid('option')}")
+        options.first.focus()
+        # The keyboard moves the focus along the list (for a lone option: away and back).
+        if options.count() > 1:
+            page.keyboard.press("Tab")
+        else:
+            page.keyboard.press("Shift+Tab")
+            page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUS_JS)
+        assert focused is not None, "the keyboard focus left the option list"
+        assert focused["visible"] and focused["ring"], f"no visible focus: {focused}"
+        page.keyboard.press("Enter")
+        page.wait_for_function(ui.CHANGED_JS, arg=[now["version"], now["decision"]])
+    page.screenshot(path=str(artifacts_dir() / "phone-qmg_sf.png"), full_page=True)
