@@ -83,3 +83,49 @@ async def test_expected_version_contract(replica: Replica) -> None:
         "2",
     )
     assert (await stub.SubmitAction(answer(seat, views[seat], 2))).version == 3
+
+
+async def test_simultaneous_opening_accepts_each_answer_on_the_view_it_was_made_on(
+    replica: Replica,
+) -> None:
+    """QMG: The Cold War's opening hands (3 humans, one decision built card by card): every
+    seat answers on the view it read at the start of each round, while the others answer
+    too; none is refused (issue 17 s5: 12 of 27 were), and a seat's own older view is."""
+    seats = [game_pb2.SeatSpec(player_id=f"p{i}") for i in range(3)]
+    created = await create(
+        replica.stub, replica.settings, rules_id="qmg_cw", variant="3p", seats=seats, seed=4
+    )
+    gid, tokens = created.game_id, list(created.seat_tokens)
+    stub = replica.stub
+
+    async def view(seat: int) -> game_pb2.SeatView:
+        request = game_pb2.GetViewRequest(game_id=gid, token=tokens[seat])
+        return (await stub.GetView(request)).view
+
+    opening = (await view(0)).decision.decision_id
+    accepted = rounds = 0
+    stale: game_pb2.SubmitActionRequest | None = None
+    while True:
+        views = {s: await view(s) for s in range(3)}
+        acting = {s: v for s, v in views.items() if v.decision.options}
+        if not acting or any(v.decision.decision_id != opening for v in acting.values()):
+            break
+        rounds += 1
+        for seat, seen in acting.items():
+            option = next(o for o in seen.decision.options if o.id != "undo")
+            request = game_pb2.SubmitActionRequest(
+                game_id=gid,
+                token=tokens[seat],
+                expected_version=seen.version,
+                decision_id=seen.decision.decision_id,
+                option_id=option.id,
+            )
+            await stub.SubmitAction(request)  # refused would raise
+            accepted += 1
+            if stale is None:
+                stale = request
+    print(f"opening: {accepted} answers in {rounds} rounds, none refused")
+    assert rounds >= 2 and accepted >= 6, (rounds, accepted)
+    assert stale is not None
+    code, reason, _meta = await refusal(stub.SubmitAction(stale))
+    assert (code, reason) == (grpc.StatusCode.ABORTED, "STALE_VERSION")
