@@ -12,7 +12,7 @@
 # All set-up steps are file-target stamps, so a second run only re-does what changed:
 #   .venv/.stamp           <- requirements.lock               (venv + uv + locked deps)
 #   .venv/.stamp-editable  <- pyproject.toml, top-level pkgs  (uv pip install -e . --no-deps)
-#   build/.proto.stamp     <- every proto/**/*.proto          (grpc_tools.protoc + mypy-protobuf
+#   build/.proto.stamp     <- proto/**/*.proto but third_party (grpc_tools.protoc + mypy-protobuf
 #                                                              + protoc-gen-connect-python: *_connect.py)
 #   node_modules/.stamp    <- package.json, package-lock.json (npm ci: buf CLI)
 #   examples/node-client/node_modules/.stamp <- its package.json, package-lock.json (npm ci)
@@ -61,11 +61,14 @@ MYPY_DIRS := $(foreach d,$(wildcard libs services tests),$(if $(shell find $(d) 
 # ---------------------------------------------------------------- protos
 PROTO_ROOT := proto
 PROTO_OUT := libs
-PROTO_SRCS := $(shell find $(PROTO_ROOT) -name '*.proto' -type f 2>/dev/null | LC_ALL=C sort)
+# proto/third_party/ holds the google.rpc, grpc.health and grpc.reflection protos shipped for
+# client authors (proto/third_party/README.md): Python uses those packages' own generated code
+# (googleapis-common-protos, grpcio-health-checking, grpcio-reflection), so they are not compiled.
+PROTO_THIRD_PARTY := $(PROTO_ROOT)/third_party
+PROTO_SRCS := $(shell find $(PROTO_ROOT) -path $(PROTO_THIRD_PARTY) -prune -o -name '*.proto' -type f -print 2>/dev/null | LC_ALL=C sort)
+PROTO_VENDORED := $(shell find $(PROTO_THIRD_PARTY) -name '*.proto' -type f 2>/dev/null | LC_ALL=C sort)
 PROTO_PY := $(patsubst $(PROTO_ROOT)/%.proto,$(PROTO_OUT)/%_pb2.py,$(PROTO_SRCS))
 PROTO_STAMP := build/.proto.stamp
-BUF_DEPS := build/proto-deps
-BUF_DEPS_STAMP := $(BUF_DEPS)/.stamp
 
 # The proto stamp holds the list of sources it was made from: regenerate when a .proto is
 # added or removed, or when an expected output was deleted, not only when one is edited.
@@ -76,7 +79,7 @@ ifneq ($(strip $(foreach f,$(PROTO_PY),$(if $(wildcard $(f)),,$(f)))),)
 $(PROTO_STAMP): FORCE
 endif
 
-.PHONY: all setup venv install proto web compose-tool browser-tool test lint fmt run stop demo clean distclean FORCE
+.PHONY: all setup venv install proto web compose-tool browser-tool test test-reliability lint fmt run stop demo clean distclean FORCE
 FORCE:
 
 all: lint test
@@ -153,7 +156,7 @@ $(WEB_NODE_STAMP): $(WEB)/package.json $(WEB)/package-lock.json
 	npm ci --prefix $(WEB) --no-audit --no-fund
 	@touch $@
 
-$(WEB_STAMP): $(WEB_NODE_STAMP) $(WEB_SRCS) $(PROTO_SRCS)
+$(WEB_STAMP): $(WEB_NODE_STAMP) $(WEB_SRCS) $(PROTO_SRCS) $(PROTO_VENDORED)
 	@mkdir -p $(@D)
 	npm run --prefix $(WEB) build
 	@touch $@
@@ -196,17 +199,6 @@ compose-tool:
 	    fi; \
 	fi
 
-# buf has the google/protobuf well-known types built in, but not googleapis (google/rpc,
-# google/api, ...), and lint must not reach the BSR: copy the .proto files shipped by the
-# googleapis-common-protos wheel into a second (lint-ignored) module of the buf workspace.
-$(BUF_DEPS_STAMP): $(VENV_STAMP)
-	@rm -rf $(BUF_DEPS) && mkdir -p $(BUF_DEPS)
-	@$(PY) -c 'import importlib.metadata as md, shutil, sys, pathlib; \
-	    out = pathlib.Path(sys.argv[1]); dist = md.distribution("googleapis-common-protos"); \
-	    files = [f for f in (dist.files or []) if f.suffix == ".proto" and f.parts[0] == "google" and f.parts[1] != "protobuf"]; \
-	    [(out / f).parent.mkdir(parents=True, exist_ok=True) or shutil.copyfile(f.locate(), out / f) for f in files]' $(BUF_DEPS)
-	@touch $@
-
 # ---------------------------------------------------------------- test / lint
 # pytest exits 5 when it collected no test: that fails the build like any other non-zero.
 test: setup web browser-tool
@@ -214,8 +206,13 @@ test: setup web browser-tool
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5) - failing" >&2; fi; \
 	exit $$rc
 
+# Only the fault tests (tests/reliability: real processes killed, Redis lost, races, fuzzing;
+# docs/reliability.md). `make test` runs them too; -s shows the figures each one prints.
+test-reliability: setup
+	$(PY) -m pytest tests/reliability -s -q $(PYTEST_ARGS)
+
 # Runs every linter even when an earlier one fails, then fails if any did.
-lint: setup $(NODE_STAMP) $(BUF_DEPS_STAMP)
+lint: setup $(NODE_STAMP)
 	@rc=0; \
 	echo "== ruff check"; $(VENV)/bin/ruff check $(LINT_DIRS) || rc=1; \
 	echo "== ruff format --check"; $(VENV)/bin/ruff format --check $(LINT_DIRS) || rc=1; \
@@ -231,7 +228,7 @@ lint: setup $(NODE_STAMP) $(BUF_DEPS_STAMP)
 fmt: setup $(NODE_STAMP)
 	$(VENV)/bin/ruff format $(LINT_DIRS)
 	$(VENV)/bin/ruff check --fix $(LINT_DIRS)
-	@if [ -n "$(strip $(PROTO_SRCS))" ]; then $(BUF) format -w $(PROTO_ROOT); fi
+	@if [ -n "$(strip $(PROTO_SRCS))" ]; then $(BUF) format -w --path $(PROTO_ROOT)/warroom; fi  # never third_party
 
 # ---------------------------------------------------------------- platform
 run: setup web

@@ -22,9 +22,8 @@ const LOBBY = process.env.WARROOM_LOBBY;
 const BOT = process.env.WARROOM_BOT || 'random:beginner';
 const skip = LOBBY ? false : 'WARROOM_LOBBY is not set (no platform to test against)';
 
-// google/rpc/*.proto: shipped in proto/ (or a folder beside it), else the build's copy.
-const RPC_ROOTS = [PROTO_ROOT, path.join(PROTO_ROOT, 'third_party'),
-  path.resolve(__dirname, '..', '..', 'build', 'proto-deps')];
+// google/rpc/*.proto (and grpc/health, grpc/reflection): shipped in proto/third_party/.
+const RPC_ROOTS = [path.join(PROTO_ROOT, 'third_party')];
 
 function loadRoot(files, roots) {
   const root = new protobuf.Root();

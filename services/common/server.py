@@ -1,4 +1,4 @@
-"""grpc.aio server bootstrap: health checking, reflection, size limits and a metrics port.
+"""grpc.aio server bootstrap: health checking, reflection (v1 and v1alpha), size limits, metrics port.
 
 Every server maps a lost Redis or database onto UNAVAILABLE (services.common.unavailable).
 
@@ -17,11 +17,11 @@ from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
 
 from services.common.decoding import guarded
 from services.common.logging import get_logger
+from services.common.reflection import enable_reflection
 from services.common.settings import Settings
 from services.common.unavailable import StoreUnavailableInterceptor
 
@@ -93,9 +93,7 @@ async def start_server(
         add(guarded(server))  # undecodable requests: INVALID_ARGUMENT (services.common.decoding)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (*service_names, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-    )
+    enable_reflection((*service_names, health.SERVICE_NAME), server)  # v1 and v1alpha
     bound = server.add_insecure_port(f"{host or settings.host}:{port}")
     if bound == 0:
         raise OSError(f"could not bind {host or settings.host}:{port}")
