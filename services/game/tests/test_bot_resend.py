@@ -9,7 +9,7 @@ import redis
 from services.common.auth import bot_seat_token
 from services.common.settings import Settings
 from services.game import tasks
-from services.game.scheduler import RESEND_TASK
+from services.game.scheduler import RESEND_TASK, SWEEP_TASK
 from services.game.tasks import resend
 from services.game.tests.helpers import create, start_replica
 from warroom.v1 import common_pb2, game_pb2
@@ -101,3 +101,6 @@ def test_beat_runs_the_sweep() -> None:
     entry = tasks.app.conf.beat_schedule["game-resend-bot-turns"]
     assert entry["task"] == RESEND_TASK
     assert RESEND_TASK in tasks.app.tasks
+    # and the SQL sweep of owed work (also run by every authority replica)
+    assert tasks.app.conf.beat_schedule["game-sweep-owed"]["task"] == SWEEP_TASK
+    assert SWEEP_TASK in tasks.app.tasks
