@@ -7,6 +7,7 @@
 #   make web     build the browser app (web/dist) when its sources or proto/ changed
 #   make setup   only the set-up steps (what every other target depends on)
 #   make run / stop / demo   platform supervisor and demo (see warroom.platform)
+#   make bench   run the benchmarks of bench/ (each rewrites its section of docs/benchmarks.md)
 #   make clean   remove generated code, caches and stamps; `make distclean` also .venv, node_modules
 #
 # All set-up steps are file-target stamps, so a second run only re-does what changed:
@@ -79,7 +80,7 @@ ifneq ($(strip $(foreach f,$(PROTO_PY),$(if $(wildcard $(f)),,$(f)))),)
 $(PROTO_STAMP): FORCE
 endif
 
-.PHONY: all setup venv install proto web compose-tool browser-tool test test-reliability lint fmt run stop demo clean distclean FORCE
+.PHONY: all setup venv install proto web compose-tool browser-tool test test-reliability lint fmt run stop demo bench clean distclean FORCE
 FORCE:
 
 all: lint test
@@ -239,6 +240,12 @@ stop: setup
 
 demo: setup
 	$(PY) -m warroom.platform.demo
+
+# Benchmarks: each script measures on this machine and rewrites its own section of
+# docs/benchmarks.md (the peer benchmark also needs node/npm and redis-server).
+BENCH_SCRIPTS ?= ncw_bots qmg_bots matchmaking game_authority peer_boardgameio
+bench: setup
+	for script in $(BENCH_SCRIPTS); do $(PY) bench/$$script.py; done
 
 # ---------------------------------------------------------------- cleaning
 clean:
