@@ -21,6 +21,7 @@ import redis
 from services.common.auth import bot_seat_token
 from services.common.db import make_engine, migrate
 from services.common.settings import Settings
+from services.game import tasks
 from services.game.store import Store
 from services.game.tests.helpers import Replica, create, start_replica, status_of
 from warroom.v1 import common_pb2, game_pb2
@@ -255,3 +256,22 @@ async def test_redis_outage_is_unavailable_with_a_reason(settings: Settings) -> 
         assert status_of(caught.value) == (grpc.StatusCode.UNAVAILABLE, "REDIS_UNAVAILABLE")
     finally:
         await replica.stop()
+
+
+async def test_beat_sweep_task_resends_from_sql(
+    settings: Settings, redis_client: redis.Redis
+) -> None:
+    """The Celery beat task's body (`tasks.sweep`: a short-lived authority) finds the owed bot
+    turn of a stalled game from SQL alone."""
+    local = quick(settings)
+    replica = await start_replica(local, Inbox())  # its turns are lost
+    try:
+        created = await create(replica.stub, local, seats=BOTS, seed=23)
+    finally:
+        await replica.stop()
+    flush_prefix(redis_client, local.redis_prefix)
+    await asyncio.sleep(local.game_bot_resend_seconds)
+    worker = Inbox()
+    assert await tasks.sweep(local, worker) >= 1
+    assert {(g, s) for g, s, _v in worker.turns} >= {(created.game_id, 0), (created.game_id, 1)}
+    assert all(v == 0 for g, _s, v in worker.turns if g == created.game_id), "turn version"
