@@ -123,3 +123,70 @@ def test_served_v1_reflection_descriptor_is_the_shipped_one() -> None:
     derived = v1_file_descriptor()
     assert (derived.name, derived.package) == (shipped.name, shipped.package)
     assert _wire(derived, "-") == _wire(shipped, "-")  # full type names compared as they are
+
+
+SIXTY_FOUR = {
+    descriptor_pb2.FieldDescriptorProto.TYPE_INT64: "int64",
+    descriptor_pb2.FieldDescriptorProto.TYPE_UINT64: "uint64",
+    descriptor_pb2.FieldDescriptorProto.TYPE_SINT64: "sint64",
+    descriptor_pb2.FieldDescriptorProto.TYPE_FIXED64: "fixed64",
+    descriptor_pb2.FieldDescriptorProto.TYPE_SFIXED64: "sfixed64",
+}
+
+
+def _sixty_four_bit_fields() -> dict[str, str]:
+    """Every 64-bit integer field of proto/warroom: full name -> type (a map by its value)."""
+    ours = sorted(str(p.relative_to(PROTO)) for p in (PROTO / "warroom").rglob("*.proto"))
+    found: dict[str, str] = {}
+
+    def walk(prefix: str, message: descriptor_pb2.DescriptorProto) -> None:
+        entries = {n.name: n for n in message.nested_type if n.options.map_entry}
+        for field in message.field:
+            entry = entries.get(field.type_name.rsplit(".", 1)[-1])
+            if entry is not None and field.type == field.TYPE_MESSAGE:
+                key, value = entry.field
+                if value.type in SIXTY_FOUR:
+                    key_type = (
+                        key.type_name
+                        or descriptor_pb2.FieldDescriptorProto.Type.Name(key.type)
+                        .removeprefix("TYPE_")
+                        .lower()
+                    )
+                    found[f"{prefix}{message.name}.{field.name}"] = (
+                        f"map<{key_type}, {SIXTY_FOUR[value.type]}>"
+                    )
+            elif field.type in SIXTY_FOUR:
+                repeated = "repeated " if field.label == field.LABEL_REPEATED else ""
+                found[f"{prefix}{message.name}.{field.name}"] = repeated + SIXTY_FOUR[field.type]
+        for nested in message.nested_type:
+            if not nested.options.map_entry:
+                walk(f"{prefix}{message.name}.", nested)
+
+    for file in compile_protos(ours, PROTO).file:
+        for message in file.message_type:
+            walk(f"{file.package}.", message)
+    return found
+
+
+def _documented_sixty_four_bit_fields() -> dict[str, str]:
+    """docs/api.md's list between <!-- int64-fields:start --> and <!-- int64-fields:end -->."""
+    text = (ROOT / "docs" / "api.md").read_text()
+    start, end = "<!-- int64-fields:start -->", "<!-- int64-fields:end -->"
+    assert text.count(start) == 1 and text.count(end) == 1, "docs/api.md lost its 64-bit list"
+    block = text[text.index(start) + len(start) : text.index(end)]
+    rows: dict[str, str] = {}
+    for line in block.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 2 or not cells[0].startswith("`"):
+            continue
+        name, kind = cells[0].strip("`"), cells[1].strip("`")
+        assert name not in rows, f"{name} listed twice"
+        rows[name] = kind
+    return rows
+
+
+def test_docs_list_every_64_bit_field() -> None:
+    """docs/api.md names each 64-bit field of the API with its type: no more, no fewer."""
+    fields = _sixty_four_bit_fields()
+    assert "warroom.v1.CreateGameRequest.seed" in fields  # the seeds that exceed 2^53
+    assert _documented_sixty_four_bit_fields() == fields
