@@ -25,8 +25,20 @@ from connectrpc.request import RequestContext
 from connectrpc.server import ConnectASGIApplication
 from google.protobuf.message import Message
 
+from services.common.logging import get_logger
 from services.web import metrics, wire
 from services.web.upstream import Upstreams
+
+log = get_logger("web")
+# Upstream failures worth an operator's attention (a refusal of a bad request is not).
+FAILURES = frozenset(
+    {
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.UNKNOWN,
+        grpc.StatusCode.DATA_LOSS,
+    }
+)
 
 APP_SUFFIX = "ASGIApplication"
 # Set per HTTP request by the gateway app: an event set when the browser goes away, so an
@@ -101,6 +113,17 @@ class Forwarder:
             self._callables[path] = found
         return found
 
+    def _log_failure(self, error: grpc.aio.AioRpcError, method: str) -> None:
+        if error.code() in FAILURES:
+            log.warning(
+                "upstream call failed",
+                service=self.service,
+                method=method,
+                upstream=self._upstreams.endpoint(self.service),
+                code=error.code().name,
+                details=error.details(),
+            )
+
     def _metadata(self, ctx: RequestContext[Any, Any]) -> wire.Metadata:
         return wire.outgoing_metadata(ctx.request_headers(), ctx.client_address())
 
@@ -117,6 +140,7 @@ class Forwarder:
             response: Message = await call
         except grpc.aio.AioRpcError as error:
             code = error.code().name
+            self._log_failure(error, name)
             wire.copy_metadata(error.initial_metadata(), ctx.response_headers())
             wire.copy_metadata(error.trailing_metadata(), ctx.response_trailers())
             raise wire.connect_error(error, self.service) from None
@@ -150,6 +174,7 @@ class Forwarder:
             wire.copy_metadata(await call.trailing_metadata(), ctx.response_trailers())
         except grpc.aio.AioRpcError as error:
             code = error.code().name
+            self._log_failure(error, name)
             wire.copy_metadata(error.trailing_metadata(), ctx.response_trailers())
             raise wire.connect_error(error, self.service) from None
         except (asyncio.CancelledError, GeneratorExit):

@@ -13,8 +13,9 @@ from sqlalchemy.engine import Engine
 
 from services.bots.server import serve as serve_bots
 from services.bots.settings import BotSettings
+from services.catalog import service as catalog_service
 from services.common.db import migrate
-from services.common.server import RunningServer
+from services.common.server import RunningServer, start_server
 from services.game.tests.helpers import Replica, start_replica
 from services.lobby.config import LobbySettings
 from services.lobby.tests.harness import LobbyNode, start_lobby
@@ -33,6 +34,7 @@ class Stack:
     authority: Replica
     lobby: LobbyNode
     bots: RunningServer
+    catalog: RunningServer
     gateway: RunningGateway
 
     @property
@@ -95,18 +97,27 @@ async def stack(web_settings: WebSettings) -> AsyncIterator[Stack]:
     )
     bot_settings = BotSettings(**web_settings.model_dump(exclude={"web_upstreams"}))
     bots, bot_servicer = await serve_bots(bot_settings, port=0)
+    # The lobby process serves the catalogue in production; here it has its own server.
+    catalog = await start_server(
+        web_settings,
+        port=0,
+        service_names=[catalog_service.SERVICE_NAME],
+        register=[catalog_service.register()],
+    )
     settings = web_settings.model_copy(
         update={
             "web_lobby_endpoint": f"127.0.0.1:{lobby.server.port}",
             "web_game_endpoint": authority.address,
             "web_bots_endpoint": f"127.0.0.1:{bots.port}",
+            "web_catalog_endpoint": f"127.0.0.1:{catalog.port}",
         }
     )
     gateway = await start_gateway(settings, port=0, metrics_port=-1)
     try:
-        yield Stack(settings, authority, lobby, bots, gateway)
+        yield Stack(settings, authority, lobby, bots, catalog, gateway)
     finally:
         await gateway.stop()
+        await catalog.stop(0)
         await bots.stop(0)
         await bot_servicer.close()
         await lobby.stop()
