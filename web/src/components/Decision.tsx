@@ -15,6 +15,8 @@ interface Props {
   targetOf: (o: Option) => string | undefined;
   spaceName: (id: string) => string;
   onHover: (spaceId: string) => void;
+  /** The full text of a card or objective the option names, if any (shown on hover and to screen readers). */
+  explain: (o: Option) => string;
 }
 
 export function Decision(props: Props) {
@@ -80,7 +82,7 @@ export function Decision(props: Props) {
           const t = props.targetOf(o);
           return (
             <div role="listitem">
-              <button class="option" aria-disabled={busy} onClick={() => choose(o)} data-testid="option" data-option-id={o.id} data-target={t} onMouseEnter={() => t && props.onHover(t)} onFocus={() => t && props.onHover(t)} onMouseLeave={() => props.onHover("")} onBlur={() => props.onHover("")}>
+              <button class="option" aria-disabled={busy} title={props.explain(o) || undefined} aria-description={props.explain(o) || undefined} onClick={() => choose(o)} data-testid="option" data-option-id={o.id} data-target={t} onMouseEnter={() => t && props.onHover(t)} onFocus={() => t && props.onHover(t)} onMouseLeave={() => props.onHover("")} onBlur={() => props.onHover("")}>
                 {o.label || o.id}
                 {t && !t.startsWith("region:") && !o.label.toLowerCase().includes(props.spaceName(t).toLowerCase()) && <span class="muted"> · {props.spaceName(t)}</span>}
               </button>

@@ -37,6 +37,29 @@ export function GameView(props: Props) {
   useEffect(() => setFocus(null), [decisionKey]);
   const spaceName = (id: string) => (id.startsWith("region:") ? cat.raw.map?.regions.find((r) => `region:${r.id}` === id)?.name ?? id : cat.spacesById.get(id)?.name ?? id);
 
+  // Cards and objectives an option may name: the viewer's own (hand, offers) and public piles.
+  const known = useMemo(() => {
+    const cards = new Map<string, string>();
+    for (const g of [...model.mine, ...model.common]) {
+      for (const id of g.ids) {
+        if (g.kind === "card") {
+          const c = cat.cards.get(id);
+          if (c) cards.set(c.name.toLowerCase(), `${c.name}: ${c.text}`);
+        }
+      }
+    }
+    return [...cards.entries()].sort((a, b) => b[0].length - a[0].length);
+  }, [model, cat]);
+  const explain = (o: Option): string => {
+    const label = o.label.toLowerCase();
+    const objective = label.match(/objective (\d+)/);
+    if (objective) {
+      const ob = cat.objectives.get(Number(objective[1]));
+      if (ob) return `${ob.name || `Objective ${ob.id}`} (${ob.vp} VP): ${ob.text}`;
+    }
+    return known.find(([name]) => label.includes(name))?.[1] ?? "";
+  };
+
   async function pick(key: string) {
     const opts = targets.get(key) ?? [];
     if (opts.length === 1 && props.onChoose) {
@@ -82,7 +105,7 @@ export function GameView(props: Props) {
         </div>
         <aside class="side-col">
           {props.mode === "play" && (
-            <Decision view={view} focus={focus} onClearFocus={() => setFocus(null)} onChoose={props.onChoose ?? (async () => "")} targetOf={(o) => targetOf(o, cat)} spaceName={spaceName} onHover={setHover} />
+            <Decision view={view} focus={focus} onClearFocus={() => setFocus(null)} onChoose={props.onChoose ?? (async () => "")} targetOf={(o) => targetOf(o, cat)} spaceName={spaceName} onHover={setHover} explain={explain} />
           )}
           {props.mode !== "play" && view.decision?.decisionId && !view.result && (
             <section class="decision card waiting">

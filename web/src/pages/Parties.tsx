@@ -23,7 +23,7 @@ export function Parties() {
   };
   useEffect(() => {
     void refresh();
-    const t = setInterval(refresh, 3000);
+    const t = setInterval(refresh, 2000);
     return () => clearInterval(t);
   }, []);
   const act = async (fn: () => Promise<unknown>) => {
