@@ -33,9 +33,11 @@ is then rollout policy improvement at the root (`_PolicySearch`): every iteratio
 in which every seat plays the policy after the searching seat's root option, cut at the policy's
 epoch (or the end) and scored by the evaluation. Root options share determinizations round by
 round, so they are compared on paired samples; the policy's own option is the baseline (its
-prior), the others enter by evaluation prior and leave once clearly worse, and the search stops
-early when no option is left to challenge the baseline. Screening takes `POLICY_SCREEN_SHARE` of
-the budget; a departure from the policy's option needs significant screening evidence and must
+prior; or, for a policy whose `baseline` is "prior", e.g. QMG: The Cold War, the option the
+evaluation scores best one step ahead, the heuristic bot's choice), the others enter by
+evaluation prior and leave once clearly worse, and the search stops early when no option is
+left to challenge the baseline. Screening takes `POLICY_SCREEN_SHARE` of
+the budget; a departure from the baseline needs significant screening evidence and must
 then also win `POLICY_VERIFY_PAIRS` paired long playouts (to the policy's `long_epoch`, else the
 end). A decision with one option is answered without search.
 
@@ -306,7 +308,12 @@ class _PolicySearch:
         self.baseline = self.policy.choose(world, seat, legal or ids)
         if self.baseline not in ids:
             self.baseline = ids[0]
-        priors = self._priors(world, decision, ids)
+        if self.policy.baseline == "prior":
+            policy_option, self.baseline = self.baseline, ""
+            priors = self._priors(world, decision, ids)
+            self.baseline = max(ids, key=lambda i: (priors[i], i == policy_option))
+        else:
+            priors = self._priors(world, decision, ids)
         arms = self.arms = {i: _Arm(i, priors[i]) for i in ids}
         queue = sorted((i for i in ids if i != self.baseline), key=lambda i: -priors[i])
         active, queue = queue[:POLICY_ACTIVE], queue[POLICY_ACTIVE:]

@@ -8,6 +8,10 @@ so over any whole cycle every seat is held by each spec equally often.
 - Teams whose seats compete for an individual win (New Cold War's blocs): each spec holds half
   of every team, in every such combination, so no two seats of one spec are allies. Seated as
   one team, two copies of a bot would be rivals under the rules yet be scored as one side.
+- An odd number of seats, each its own team (QMG: The Cold War, 3 players): one spec holds a
+  fewest-seats share (`seats // 2` seats) in every combination, and the other spec the rest,
+  then the roles swap (3 seats: 6 seatings, each spec alone on each seat once), so no seat and
+  no share of the table favours either spec.
 - Otherwise the specs alternate around the table.
 """
 
@@ -50,6 +54,13 @@ def _mixed(groups: list[list[int]], seats: int) -> list[Pattern]:
     return _complements(patterns)
 
 
+def _minorities(seats: int) -> list[Pattern]:
+    patterns = []
+    for few in itertools.combinations(range(seats), seats // 2):
+        patterns.append([0 if seat in few else 1 for seat in range(seats)])
+    return _complements(patterns)
+
+
 def seat_patterns(rules: Rules[Any], variant: str) -> list[Pattern]:
     """The seat patterns (0 = spec A, 1 = spec B) to rotate through on one variant."""
     seats = rules.variant(variant).seats
@@ -60,4 +71,6 @@ def seat_patterns(rules: Rules[Any], variant: str) -> list[Pattern]:
         return _complements([[int(seat in groups[1]) for seat in range(seats)]])
     if not rules.team_victory and len(groups) > 1 and all(len(g) % 2 == 0 for g in groups):
         return _mixed(groups, seats)
+    if seats % 2 and all(len(g) == 1 for g in groups):
+        return _minorities(seats)
     return _complements([[i % 2 for i in range(seats)]])

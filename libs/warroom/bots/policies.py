@@ -3,9 +3,10 @@
 A game may offer a *rollout policy*: a fast, strong chooser `choose(state, seat, option_ids) ->
 option_id` that reads only what the seat may know in a (determinized) state, plus an optional
 `epoch(state)` (a hashable phase marker, e.g. the game round) at whose change a playout stops and
-the game's evaluation scores the state, and an optional `long_epoch` for the longer playouts that
-verify a departure from the policy (None: to the end of the game). It is offered either as a `rollout_policy` attribute on
-the game's `Rules` or registered here with `register_policy` (modules under `warroom.bots.games`
+the game's evaluation scores the state, an optional `long_epoch` for the longer playouts that
+verify a departure from the policy (None: to the end of the game), and which root option the
+search treats as its baseline (`baseline`: the policy's own, or the best by evaluation prior).
+It is offered either as a `rollout_policy` attribute on the game's `Rules` or registered here with `register_policy` (modules under `warroom.bots.games`
 named after the game id are imported on first use, as for evaluations).
 
 Search bots use the policy to play out simulations and as the baseline they improve on; a game
@@ -37,6 +38,9 @@ class RolloutPolicy:
     epoch: Callable[[Any], Hashable] | None = None
     epochs: int = 1
     long_epoch: Callable[[Any], Hashable] | None = None
+    baseline: str = "policy"
+    """The root option search improves on: "policy" (the policy's own option) or "prior" (the
+    option whose resulting state the evaluation scores best, the heuristic bot's choice)."""
 
     def verifier(self) -> RolloutPolicy:
         """The same policy, stopping at the long epoch (None: at the end of the game)."""

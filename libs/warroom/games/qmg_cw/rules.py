@@ -10,10 +10,21 @@ from google.protobuf.message import Message
 from warroom.engine.errors import IllegalOptionError, SetupError, require_listed
 from warroom.engine.model import Applied, Decision, Option, Result, SeatInfo, VariantInfo
 from warroom.engine.rules import Rules
-from warroom.games.qmg_cw import air, battle, board, codec, flow, reactions, scoring, turn, views  # noqa: F401
+from warroom.games.qmg_cw import (  # noqa: F401
+    air,
+    battle,
+    board,
+    codec,
+    flow,
+    heuristic,
+    reactions,
+    scoring,
+    turn,
+    views,
+)
 from warroom.games.qmg_cw.content import BLOC_NAMES, BLOCS, DECKS, KINDS, NATS, tables
 from warroom.games.qmg_cw.setup import new_state
-from warroom.games.qmg_cw.state import AIR, CwState, piece_bloc, piece_kind, piece_nat, piece_space
+from warroom.games.qmg_cw.state import CwState, piece_kind, piece_nat, piece_space
 from warroom.games.qmg_cw.v1 import qmg_cw_pb2 as pb
 
 ALL_CARDS = list(range(len(tables().cards)))
@@ -161,19 +172,6 @@ class ColdWarRules(Rules[CwState]):
         return problems
 
     def evaluate(self, state: CwState, seat: int) -> float:
-        """A heuristic value in [0, 1] for the seat's bloc: VP share and supplied-piece share."""
-        bloc = state.seats[seat].bloc
-        if state.over:
-            if bloc in state.winners:
-                return 1.0 / len(state.winners)
-            return 0.0
-        total_vp = sum(state.vp)
-        vp_share = state.vp[bloc] / total_vp if total_vp else 1 / 3
-        supply = board.Supply(state)
-        counts = [0, 0, 0]
-        for p in state.pieces:
-            if piece_kind(p) != AIR and supply.supplied(p):
-                counts[piece_bloc(p)] += 1
-        total = sum(counts)
-        piece_share = counts[bloc] / total if total else 1 / 3
-        return max(0.0, min(1.0, 0.7 * vp_share + 0.3 * piece_share))
+        """A heuristic value in [0, 1] for the seat's Bloc (`heuristic.evaluate`: the pending
+        card finished by the rule-based policy, then a logistic of the Bloc's lead)."""
+        return heuristic.evaluate(state, seat)

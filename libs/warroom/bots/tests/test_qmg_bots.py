@@ -1,0 +1,202 @@
+"""QMG bots: the Cold War heuristic plays (and beats random), legally and reproducibly, in
+three-Bloc and team games; ISMCTS in both QMG titles searches with the game's evaluation."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from warroom.bots.evaluation import evaluator_for, game_rewards
+from warroom.bots.ismcts import Budget, IsmctsBot
+from warroom.bots.pairings import seat_patterns
+from warroom.bots.policies import policy_for
+from warroom.bots.position import Bot, position_for
+from warroom.bots.simple import HeuristicBot, RandomBot
+from warroom.engine.model import Result
+from warroom.games.qmg_cw import heuristic
+from warroom.games.qmg_cw.effects import card
+from warroom.games.qmg_cw.rules import ColdWarRules
+from warroom.games.qmg_cw.state import CwState
+from warroom.games.qmg_sf.rules import SouthFrontRules
+
+CW = ColdWarRules()
+
+
+def _play_cw(
+    bots: list[Bot], seed: int, variant: str = "3p", steps: int = 4000
+) -> tuple[CwState, list[str]]:
+    """Play a Cold War game with one bot per seat; every choice must be a listed option."""
+    state = CW.setup(seed, variant, {})
+    chosen: list[str] = []
+    for _ in range(steps):
+        decision = CW.decision(state)
+        if decision is None:
+            break
+        seat = decision.seats[0]
+        choice = bots[seat].choose(position_for(CW, state, seat, decision, variant))
+        assert choice.option_id in {o.id for o in decision.options_for(seat)}, (
+            decision.kind,
+            choice.option_id,
+        )
+        chosen.append(f"{seat}:{choice.option_id}")
+        state = CW.apply(state, seat, choice.option_id).state
+    return state, chosen
+
+
+def test_cold_war_heuristic_beats_random_from_every_bloc() -> None:
+    """One heuristic Bloc against two random Blocs wins each of 3 seeded games, once from each
+    Bloc, and plays cards on the way (builds, battles, prepared cards)."""
+    wins = 0
+    for seat in range(3):
+        bots: list[Bot] = [RandomBot(40 + seat * 3 + i) for i in range(3)]
+        bots[seat] = HeuristicBot(seed=7, samples=1)
+        state, chosen = _play_cw(bots, seed=300 + seat)
+        assert state.over
+        wins += state.seats[seat].bloc in state.winners
+        mine = Counter(c.split(":")[1] for c in chosen if c.startswith(f"{seat}:"))
+        assert mine["play"] + mine["prep"] + mine["use"] + mine["air"] >= 4, mine
+    assert wins == 3
+
+
+def test_cold_war_heuristic_team_game_is_legal_and_plays_every_kind_of_step() -> None:
+    """Heuristic bots at every seat of a 4-player team game: legal choices only, state
+    invariants hold, and the game reaches its end with cards played, used and prepared."""
+    bots: list[Bot] = [HeuristicBot(seed=i, samples=1) for i in range(4)]
+    state, chosen = _play_cw(bots, seed=21, variant="4p")
+    assert state.over and CW.invariants(state) == []
+    verbs = Counter(c.split(":")[1] for c in chosen)
+    assert verbs["play"] >= 10 and verbs["use"] >= 1 and verbs["prep"] >= 1, verbs
+
+
+def test_cold_war_heuristic_is_deterministic_for_a_seed() -> None:
+    """The same seeds give the same choices, option for option (120 decisions)."""
+    runs = []
+    for _ in range(2):
+        bots: list[Bot] = [HeuristicBot(seed=5 + i, samples=2) for i in range(3)]
+        runs.append(_play_cw(bots, seed=9, steps=120)[1])
+    assert runs[0] == runs[1] and len(runs[0]) == 120
+
+
+def test_cold_war_evaluation_finishes_the_card_and_prefers_a_build() -> None:
+    """At the first Soviet Action step a played Build Army card is scored by the Army it
+    built (the settled position), above passing the step."""
+    state = CW.setup(4, "3p", {})
+    bots: list[Bot] = [HeuristicBot(seed=1, samples=1) for _ in range(3)]
+    for _ in range(200):
+        decision = CW.decision(state)
+        assert decision is not None
+        seat = decision.seats[0]
+        builds = [
+            o.id
+            for o in decision.options_for(seat)
+            if decision.kind == "action"
+            and o.id.startswith("play:")
+            and card(int(o.id[5:])).type == "build_army"
+        ]
+        if builds:
+            break
+        choice = bots[seat].choose(position_for(CW, state, seat, decision, "3p"))
+        state = CW.apply(state, seat, choice.option_id).state
+    assert builds
+    played = CW.apply(state, seat, builds[0]).state
+    settled = heuristic.settle(played)
+    top = settled.top()
+    assert top is not None and top.kind in heuristic.STEP_KINDS
+    assert len(settled.pieces) > len(state.pieces)
+    passed = CW.apply(state, seat, "pass").state
+    assert CW.evaluate(played, seat) > CW.evaluate(passed, seat)
+
+
+def test_cold_war_rewards_only_winning() -> None:
+    """A finished Cold War game scores 1 for the winning Bloc's seats and 0 for the rest."""
+    result = Result(
+        {0: 30.0, 1: 20.0, 2: 25.0, 3: 25.0}, frozenset({2, 3}), {0: 1, 1: 2, 2: 0, 3: 0}, "x"
+    )
+    assert game_rewards(CW, result, 4) == [0.0, 0.0, 1.0, 1.0]
+
+
+class _Counting(ColdWarRules):
+    """Cold War rules whose evaluation counts its calls (and may be turned upside down)."""
+
+    def __init__(self, invert: bool = False) -> None:
+        self.calls = 0
+        self.invert = invert
+
+    def evaluate(self, state: CwState, seat: int) -> float:
+        self.calls += 1
+        value = heuristic.evaluate(state, seat)
+        return 1.0 - value if self.invert else value
+
+
+def _action_position(rules: Any) -> Any:
+    state = rules.setup(4, "3p", {})
+    bot = HeuristicBot(seed=1, samples=1)
+    for _ in range(200):
+        decision = rules.decision(state)
+        seat = decision.seats[0]
+        if decision.kind == "action" and len(decision.options_for(seat)) > 3:
+            return position_for(rules, state, seat, decision, "3p")
+        choice = bot.choose(position_for(rules, state, seat, decision, "3p"))
+        state = rules.apply(state, seat, choice.option_id).state
+    raise AssertionError("no Action step with a choice")
+
+
+def test_cold_war_ismcts_searches_with_the_evaluation() -> None:
+    """ISMCTS on Cold War plays the rule-based policy in its playouts, scores them and its
+    root priors with the game's evaluation, and starts from the option the evaluation
+    prefers: with the evaluation upside down the baseline and the answer change."""
+    policy = policy_for(CW)
+    assert policy is not None and policy.baseline == "prior"
+    normal = _Counting()
+    position = _action_position(normal)
+    choice = IsmctsBot(Budget(iterations=40), seed=3).choose(position)
+    assert normal.calls > 0 and choice.option_id in position.option_ids()
+    inverted = _Counting(invert=True)
+    flipped = IsmctsBot(Budget(iterations=40), seed=3).choose(_action_position(inverted))
+    assert inverted.calls > 0
+    assert flipped.notes["policy"] != choice.notes["policy"]
+    assert flipped.option_id != choice.option_id
+
+
+class _CountingSf(SouthFrontRules):
+    """South Front rules whose evaluation counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def evaluate(self, state: Any, seat: int) -> float:
+        self.calls += 1
+        return float(SouthFrontRules.evaluate(state, seat))
+
+
+def test_south_front_ismcts_scores_playouts_with_the_evaluation() -> None:
+    """ISMCTS on South Front uses the rule-based rollout policy and the game's evaluation."""
+    rules = _CountingSf()
+    assert policy_for(rules) is not None and evaluator_for(rules) is not None
+    state = rules.setup(3, rules.variants()[0].id, {})
+    bot = IsmctsBot(Budget(iterations=12), seed=2)
+    searched = 0
+    for _ in range(60):
+        decision = rules.decision(state)
+        assert decision is not None
+        seat = decision.seats[0]
+        position = position_for(rules, state, seat, decision)
+        choice = bot.choose(position)
+        assert choice.option_id in position.option_ids()
+        searched += len(position.option_ids()) > 1
+        state = rules.apply(state, seat, choice.option_id).state
+        if searched >= 3:
+            break
+    assert searched >= 3 and rules.calls > 0
+
+
+def test_three_bloc_arena_seats_each_spec_alone_on_every_bloc() -> None:
+    """The arena's 3-player Cold War seatings: 6, each spec alone on each Bloc once."""
+    patterns = seat_patterns(CW, "3p")
+    assert len(patterns) == 6 and len({tuple(p) for p in patterns}) == 6
+    for seat in range(3):
+        assert Counter(p[seat] for p in patterns) == Counter({0: 3, 1: 3})
+    alone = Counter(
+        (p.index(side), side) for p in patterns for side in (0, 1) if p.count(side) == 1
+    )
+    assert set(alone.values()) == {1} and len(alone) == 6
