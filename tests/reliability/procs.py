@@ -151,6 +151,10 @@ class Procs:
         self.started.append(proc)
         return proc
 
+    def command(self, name: str, argv: list[str], **env: str) -> Proc:
+        """Any program (e.g. a private redis-server) with the stack's environment."""
+        return self._proc(name, argv, **env)
+
     def module(self, name: str, module: str, **env: str) -> Proc:
         """`python -m <module>` (e.g. services.lobby) with the stack's environment."""
         return self._proc(name, [sys.executable, "-m", module], **env)

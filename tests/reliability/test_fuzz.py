@@ -69,10 +69,10 @@ SCALARS: dict[int, st.SearchStrategy[Any]] = {
 
 
 def _value(field: pb_descriptor.FieldDescriptor, depth: int) -> st.SearchStrategy[Any]:
-    if field.type == FD.TYPE_ENUM:
+    if field.enum_type is not None:
         numbers = [v.number for v in field.enum_type.values]
         return st.one_of(st.sampled_from(numbers), st.integers(-5, 1000))
-    if field.type == FD.TYPE_MESSAGE:
+    if field.message_type is not None:
         return message_strategy(field.message_type, depth + 1)
     return SCALARS[field.type]
 
@@ -212,7 +212,7 @@ def test_fuzzing_every_rpc_crashes_nothing_and_changes_nothing(stack: Stack, pro
             path = f"/{method.containing_service.full_name}/{method.name}"
             channel = channels[where]
             streaming = method.server_streaming
-            call = (channel.unary_stream if streaming else channel.unary_unary)(
+            call: Any = (channel.unary_stream if streaming else channel.unary_unary)(
                 path,
                 request_serializer=lambda m: m if isinstance(m, bytes) else m.SerializeToString(),
             )
