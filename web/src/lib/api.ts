@@ -6,13 +6,21 @@ import { createConnectTransport } from "@connectrpc/connect-web";
 import { LobbyService } from "../gen/warroom/v1/lobby_pb";
 import { GameService } from "../gen/warroom/v1/game_pb";
 import { BotService } from "../gen/warroom/v1/bots_pb";
-import { session } from "./session";
+import { session, setSession } from "./session";
 import { report } from "./errors";
 
 const auth: Interceptor = (next) => async (req) => {
   const token = session.value?.token;
   if (token && !req.header.has("authorization")) req.header.set("authorization", `Bearer ${token}`);
-  return next(req);
+  try {
+    return await next(req);
+  } catch (err) {
+    // An expired or revoked login: back to the login page (game tokens are separate).
+    if (token && err instanceof ConnectError && err.code === Code.Unauthenticated && req.service.typeName === LobbyService.typeName && req.method.name !== "Login") {
+      setSession(null);
+    }
+    throw err;
+  }
 };
 
 export const transport = createConnectTransport({
