@@ -62,6 +62,7 @@ LABELS = {
     "bgio-memory": "boardgame.io in memory (not durable)",
 }
 ACK_EVERY = 5
+POOL = 8  # database connections of each server (Warroom's authority and boardgame.io's Sequelize)
 
 
 class DbCpu:
@@ -248,7 +249,7 @@ class Bench:
             WARROOM_GAME_RATE_PER_SECOND="1000000",
             WARROOM_GAME_RATE_BURST="1000000",
             WARROOM_LOG_LEVEL="WARNING",
-            WARROOM_DB_POOL_SIZE="8",
+            WARROOM_DB_POOL_SIZE=str(POOL),
             PYTHONPATH=f"{ROOT}:{ROOT / 'libs'}",
         )
         server = subprocess.Popen([sys.executable, "-m", "services.game"], cwd=ROOT, env=env)
@@ -267,7 +268,7 @@ class Bench:
         database = self.create_database(name) if storage != "memory" else None
         argv = ["node", "server.js", "--port", str(port), "--storage", storage]
         if database is not None:
-            argv += ["--database", self.url(database, "postgresql")]
+            argv += ["--database", self.url(database, "postgresql"), "--pool", str(POOL)]
         env = dict(os.environ, NODE_ENV="production")
         server = subprocess.Popen(argv, cwd=PEER, env=env, stdout=subprocess.PIPE)
         system = System(name, server, database=database)
@@ -352,6 +353,10 @@ def report(bench: Bench, args: argparse.Namespace, rate: float, started: str) ->
     def m(name: str, key: str, field_: str) -> float:
         return med(res[name].get(key, []), field_)
 
+    def total(name: str) -> float:
+        parts = [m(name, "closed100", k) for k in ("server_cpu_ms", "db_cpu_ms", "redis_cpu_ms")]
+        return sum(p for p in parts if p == p)
+
     def ahead(name: str) -> str:
         checked = sum(r["ack_checked"] for r in res[name].get("paced", []))
         late = sum(r["ack_ahead"] for r in res[name].get("paced", []))
@@ -382,16 +387,17 @@ def report(bench: Bench, args: argparse.Namespace, rate: float, started: str) ->
         " move's latency at one game).",
         "",
         f"Medians over {args.rounds} rounds; closed loop for moves/s; paced: Poisson arrivals at"
-        f" {rate:.0f} moves/s over 100 games for every server (half the slower of Warroom and"
-        " shipped boardgame.io + PostgreSQL at 100 games in round 1). CPU per move at 100 games"
+        f" {rate:.0f} moves/s over {bench.tables} games for every server (half the slower of Warroom"
+        f" and shipped boardgame.io + PostgreSQL at {bench.tables} games in round 1). CPU per move"
+        f" at {bench.tables} games"
         " (closed loop). Database CPU: the PostgreSQL backends of the server's database."
         " Answers ahead of the database: a read of the game's row right after every"
         f" {ACK_EVERY}th paced answer found an older state.",
         "",
-        "| server | moves/s, 1 game | moves/s, 100 games | paced p50 ms | paced p99 ms "
-        "| server CPU ms/move | database CPU ms/move | Redis CPU ms/move | load generator CPU "
-        "ms/move | answers ahead of the database |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        f"| server | moves/s, 1 game | moves/s, {bench.tables} games | paced p50 ms | paced p99 ms "
+        "| server CPU ms/move | database CPU ms/move | Redis CPU ms/move | server + database "
+        "+ Redis | load generator CPU ms/move | answers ahead of the database |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name in SYSTEMS:
         lines.append(
@@ -399,7 +405,7 @@ def report(bench: Bench, args: argparse.Namespace, rate: float, started: str) ->
             f"| {fmt(m(name, 'closed100', 'rate'), 0)} | {fmt(m(name, 'paced', 'p50_ms'))} "
             f"| {fmt(m(name, 'paced', 'p99_ms'))} | {fmt(m(name, 'closed100', 'server_cpu_ms'), 2)} "
             f"| {fmt(m(name, 'closed100', 'db_cpu_ms'), 2)} "
-            f"| {fmt(m(name, 'closed100', 'redis_cpu_ms'), 2)} "
+            f"| {fmt(m(name, 'closed100', 'redis_cpu_ms'), 2)} | {fmt(total(name), 2)} "
             f"| {fmt(m(name, 'closed100', 'client_cpu_ms_per_move'), 2)} | {ahead(name)} |"
         )
     w100, b100 = m("warroom", "closed100", "rate"), m("bgio-pg", "closed100", "rate")

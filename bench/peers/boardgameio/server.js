@@ -1,7 +1,7 @@
 // boardgame.io server of the peer benchmark: the toy game (game.js) over socket.io + the Lobby
 // REST API, on one port.
 //
-//   node server.js --port 8000 --storage memory|postgres|postgres-commit [--database URL]
+//   node server.js --port 8000 --storage memory|postgres|postgres-commit [--database URL] [--pool 8]
 //
 // memory           boardgame.io's in-memory store (no durability: the ceiling).
 // postgres         bgio-postgres as shipped: the master broadcasts a move's new state to the
@@ -10,6 +10,8 @@
 // postgres-commit  the same store and transport, but the transport's documented `pubSub` option
 //                  is a pub/sub that holds each broadcast until that move's writes have
 //                  committed (Warroom's promise: an answer means the move is durable).
+// --pool sizes Sequelize's connection pool (its default is 5; the benchmark gives boardgame.io
+// the same pool as the Warroom authority's).
 'use strict';
 
 const { Server, SocketIO, Origins } = require('boardgame.io/server');
@@ -94,11 +96,12 @@ async function main() {
   const port = Number(option('port', '8000'));
   const storage = option('storage', 'memory');
   const url = option('database', process.env.BGIO_DATABASE_URL);
+  const sequelize = { logging: false, pool: { max: Number(option('pool', '5')) } };
   const config = { games: [ToyGame], origins: [Origins.LOCALHOST] };
   if (storage === 'postgres') {
-    config.db = new PostgresStore(url, { logging: false });
+    config.db = new PostgresStore(url, sequelize);
   } else if (storage === 'postgres-commit') {
-    const store = new TrackedStore(url, { logging: false });
+    const store = new TrackedStore(url, sequelize);
     config.db = store;
     config.transport = new SocketIO({ pubSub: new CommitThenPublish(store) });
   } else if (storage !== 'memory') {
