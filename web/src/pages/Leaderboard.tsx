@@ -9,6 +9,8 @@ export function Leaderboard() {
   const [rulesId, setRulesId] = useState("ncw");
   const list = useAsync(() => lobby.getLeaderboard({ rulesId, page: { pageSize: 50 } }), [rulesId]);
   const me = session.value?.playerId;
+  const player = useAsync(() => lobby.getPlayer({}), []);
+  const mine = player.data?.player?.ratings.find((r) => r.rulesId === rulesId);
   return (
     <main class="page" data-testid="leaderboard-page">
       <h1>Leaderboard</h1>
@@ -21,6 +23,9 @@ export function Leaderboard() {
         </select>
       </label>
       {list.error && <p class="error" role="alert">{list.error}</p>}
+      <p class="muted" data-testid="my-rating">
+        {mine ? `Your rating: ${mine.ordinal.toFixed(1)} after ${mine.games} game${mine.games === 1 ? "" : "s"} (μ ${mine.mu.toFixed(1)}, σ ${mine.sigma.toFixed(1)})` : player.data?.player?.guest ? "Guests are not rated: register an account to appear here." : "You have no rated game of this title yet."}
+      </p>
       <section class="card">
         <table class="leaderboard" data-testid="leaderboard">
           <thead>
