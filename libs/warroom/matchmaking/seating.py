@@ -185,15 +185,14 @@ def seat_match(
     by_seat = {slot.index: (ticket, player) for slot, ticket, player in placed}
     seats = []
     for slot in layout.seats:
+        index = slot.index
         if slot.automated:
-            seats.append(SeatAssignment(slot.index, slot.side, slot.team, bot=layout.official_bot))
-        elif slot.index in by_seat:
-            ticket, player = by_seat[slot.index]
             seats.append(
-                SeatAssignment(
-                    slot.index, slot.side, slot.team, player_id=player, ticket_id=ticket.ticket_id
-                )
+                SeatAssignment(index, slot.side, slot.team, None, None, layout.official_bot)
             )
+        elif index in by_seat:
+            ticket, player = by_seat[index]
+            seats.append(SeatAssignment(index, slot.side, slot.team, player, ticket.ticket_id))
         else:
-            seats.append(SeatAssignment(slot.index, slot.side, slot.team, bot=fill_bot))
+            seats.append(SeatAssignment(index, slot.side, slot.team, None, None, fill_bot))
     return Seating(tuple(seats), spread, misses)
