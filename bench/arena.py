@@ -72,7 +72,8 @@ def _register(extra: Sequence[str]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class GameOutcome:
-    """One finished game of a pairing: A's score (1, 1/2, 0), length, and CPU seconds of decisions."""
+    """One finished game of a pairing: A's score (1, 1/2, 0), length, CPU seconds of decisions,
+    and the winning seats (for wins per side)."""
 
     pair: tuple[int, int]
     score: float
@@ -81,6 +82,7 @@ class GameOutcome:
     decisions: dict[str, int]
     seed: int = 0
     pattern: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
 
 
 def play_one(
@@ -126,7 +128,8 @@ def play_one(
         side: min(result.ranks[s] for s, p in enumerate(pattern) if p == side) for side in (0, 1)
     }
     score = 1.0 if best[0] < best[1] else 0.5 if best[0] == best[1] else 0.0
-    return GameOutcome(pair, score, steps, seconds, decisions, seed, tuple(pattern))
+    winners = tuple(sorted(result.winners))
+    return GameOutcome(pair, score, steps, seconds, decisions, seed, tuple(pattern), winners)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +209,7 @@ class PairStats:
     decisions_a: int = 0
     decisions_b: int = 0
     seatings: dict[tuple[int, ...], list[float]] = field(default_factory=dict)
+    side_wins: dict[int, float] = field(default_factory=dict)
 
     def add(self, outcome: GameOutcome) -> None:
         """Count one game."""
@@ -214,6 +218,8 @@ class PairStats:
         tally = self.seatings.setdefault(tuple(outcome.pattern), [0.0, 0.0])
         tally[0] += 1
         tally[1] += outcome.score
+        for seat in outcome.winners:
+            self.side_wins[seat] = self.side_wins.get(seat, 0.0) + 1.0 / len(outcome.winners)
         self.steps += outcome.steps
         self.seconds_a += outcome.seconds["A"]
         self.seconds_b += outcome.seconds["B"]
@@ -276,6 +282,25 @@ def seating_lines(
     return lines
 
 
+def side_lines(
+    specs: Sequence[str], stats: dict[tuple[int, int], PairStats], sides: Sequence[str]
+) -> list[str]:
+    """One line per pairing: the games each side (seat) won, whichever spec held it (a shared
+    win counts a share); for mirror play this is the balance of the sides."""
+    lines = []
+    for (a, b), s in stats.items():
+        recorded = sum(s.side_wins.values())
+        if not recorded:
+            continue
+        cells = [f"{side} {s.side_wins.get(i, 0.0):g}" for i, side in enumerate(sides)]
+        lines.append(
+            f"- {specs[a]} against {specs[b]}, wins by side: "
+            + ", ".join(cells)
+            + f" of {s.games}."
+        )
+    return lines
+
+
 def read_log(
     log: Path, game: str, variant: str, specs: Sequence[str], pairs: Sequence[tuple[int, int]]
 ) -> list[GameOutcome]:
@@ -298,6 +323,7 @@ def read_log(
                 record["decisions"],
                 record["seed"],
                 tuple(record["pattern"]),
+                tuple(record.get("winners", ())),
             )
         except (ValueError, KeyError, TypeError) as exc:
             raise typer.BadParameter(
@@ -440,6 +466,9 @@ def main(
     elapsed = time.perf_counter() - began
     table, rows = render(specs, stats)
     console.print(table)
+    sides = [seat.side for seat in rules.seats(rules.setup(1, variant, {}))]
+    for line in side_lines(specs, stats, sides):
+        console.print(line)
     if write:
         seatings_played = {o.pattern for o in earlier} | {tuple(j[1]) for j in jobs}
         body = [
@@ -457,9 +486,8 @@ def main(
             "",
             *rows,
             "",
-            *seating_lines(
-                specs, stats, [seat.side for seat in rules.seats(rules.setup(1, variant, {}))]
-            ),
+            *seating_lines(specs, stats, sides),
+            *side_lines(specs, stats, sides),
         ]
         if note:
             body += ["", note]

@@ -4,8 +4,10 @@ The evaluation is the game's own `evaluate` hook (`warroom.games.qmg_sf.heuristi
 pending card or combat finished by the policy, then VP, Victory Stars times the scoring
 rounds left, pieces, cards and Contingency sides). Playouts of search bots follow the
 rule-based policy (`warroom.games.qmg_sf.policy`) for every seat and stop when the game
-round changes (both sides have had a turn), where that evaluation scores them; a departure
-from the policy's option is verified with playouts to the next scoring round.
+round changes (both sides have had a turn), where that evaluation scores them. The root's
+baseline is the option the evaluation prefers one step ahead (the heuristic bot's choice; the
+policy's own option lets the search start below the heuristic), and a departure from it is
+verified with playouts to the next scoring round.
 """
 
 from __future__ import annotations
@@ -35,4 +37,4 @@ def scoring_period(state: Any) -> Hashable:
     return sum(1 for r in tables().scoring if r < state.round)
 
 
-register_policy("qmg_sf", RolloutPolicy(policy_choice, epoch, 1, scoring_period))
+register_policy("qmg_sf", RolloutPolicy(policy_choice, epoch, 1, scoring_period, "prior"))

@@ -200,3 +200,27 @@ def test_three_bloc_arena_seats_each_spec_alone_on_every_bloc() -> None:
         (p.index(side), side) for p in patterns for side in (0, 1) if p.count(side) == 1
     )
     assert set(alone.values()) == {1} and len(alone) == 6
+
+
+def test_arena_plays_a_cold_war_seating_and_counts_wins_by_side() -> None:
+    """bench/arena.py plays a 3-player Cold War game in one of its seatings and records the
+    winning seat, which its wins-by-side line (mirror-play balance) counts."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[4] / "bench" / "arena.py"
+    spec = importlib.util.spec_from_file_location("bench_arena_qmg", path)
+    assert spec is not None and spec.loader is not None
+    arena = importlib.util.module_from_spec(spec)
+    sys.modules["bench_arena_qmg"] = arena
+    spec.loader.exec_module(arena)
+    pattern = seat_patterns(CW, "3p")[0]
+    outcome = arena.play_one("qmg_cw", "3p", ("heuristic", "random"), pattern, 5, (0, 1), [])
+    assert outcome.winners and outcome.score in (0.0, 0.5, 1.0)
+    stats = {(0, 1): arena.PairStats()}
+    stats[(0, 1)].add(outcome)
+    sides = [seat.side for seat in CW.seats(CW.setup(1, "3p", {}))]
+    [line] = arena.side_lines(["heuristic", "random"], stats, sides)
+    winner = sides[outcome.winners[0]]
+    assert f"{winner} 1" in line and line.endswith("of 1.")
