@@ -22,11 +22,11 @@ from typing import Any
 import grpc
 import pytest
 import pytest_asyncio
-from google.protobuf import any_pb2
 from sqlalchemy.engine import Engine
 
 from services.bots.server import BotServicer
 from services.bots.settings import BotSettings
+from services.bots.tests.test_server import _given as given_position
 from services.catalog.service import CatalogServicer
 from services.common.auth import service_metadata
 from services.common.db import migrate
@@ -35,9 +35,6 @@ from services.common.settings import Settings
 from services.game.tests.helpers import start_replica, toy_request
 from services.lobby.config import LobbySettings
 from services.lobby.tests.harness import Harness, start_lobby
-from tests.engine.toy_game import ToyRules
-from warroom.api.convert import decision_message
-from warroom.engine.match import Match
 from warroom.v1 import (
     bots_pb2,
     bots_pb2_grpc,
@@ -184,16 +181,6 @@ class World:
         }
 
 
-def _given() -> bots_pb2.GivenPosition:
-    rules = ToyRules()
-    state = Match(rules).start(3, "duel", {})
-    assert state.pending is not None
-    packed = any_pb2.Any()
-    packed.Pack(rules.view(state.game, 0))
-    decision = decision_message(state.pending, state.version, 0)
-    return bots_pb2.GivenPosition(view=packed, seat=0, decision=decision, variant="duel")
-
-
 # ---------------------------------------------------------------------- requests per RPC
 # Each builder makes the request a role sends, against objects the host owns; it may set up
 # fresh objects (a table, a ticket, a party invitation) so every row starts from the same
@@ -251,7 +238,7 @@ async def build(w: World, rpc: str, game: game_pb2.CreateGameResponse) -> Any:
         "GameService.ListGames": game_pb2.ListGamesRequest,
         "BotService.ListBots": lambda: bots_pb2.ListBotsRequest(rules_id="toy"),
         "BotService.ChooseAction": lambda: bots_pb2.ChooseActionRequest(
-            rules_id="toy", given=_given(), bot=common_pb2.BotSpec(kind="random")
+            rules_id="toy", given=given_position()[0], bot=common_pb2.BotSpec(kind="random")
         ),
     }
     if rpc in simple:
