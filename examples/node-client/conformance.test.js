@@ -5,7 +5,14 @@
 //     and checks CatalogService's error reasons (google.rpc.ErrorInfo);
 //   - plays a table of each title against random bots to the end, and at every update
 //     checks the content version and resolves every id of the typed view through the
-//     catalogue's view_fields.
+//     catalogue's view_fields;
+//   - talks to health and reflection v1 with proto/third_party's protos, finds the endpoints;
+//   - checks the refusals of issue 17 s4 by their ErrorInfo reasons (unknown bot kind, control
+//     characters in a name, table full, already queued, undecodable bytes) and the
+//     expected_version contract (stale view: ABORTED STALE_VERSION);
+//   - lists "my games", finds a live game to watch, spectates it to the end, and verifies the
+//     replay (one log entry per version, view hashes of what it watched, finished_at, a
+//     resignation's entry, the 64-bit seed read exactly).
 //
 //   WARROOM_LOBBY=localhost:50051 node --test        (skipped without WARROOM_LOBBY)
 'use strict';
@@ -17,13 +24,12 @@ const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protobuf = require('protobufjs');
 const { PROTO_ROOT, botSpec, loadApi, play, unary, withRetry } = require('./client.js');
+const { errorInfo } = require('./thirdparty.js');
+const flows = require('./flows.js');
 
 const LOBBY = process.env.WARROOM_LOBBY;
 const BOT = process.env.WARROOM_BOT || 'random:beginner';
 const skip = LOBBY ? false : 'WARROOM_LOBBY is not set (no platform to test against)';
-
-// google/rpc/*.proto (and grpc/health, grpc/reflection): shipped in proto/third_party/.
-const RPC_ROOTS = [path.join(PROTO_ROOT, 'third_party')];
 
 function loadRoot(files, roots) {
   const root = new protobuf.Root();
@@ -131,21 +137,9 @@ function resolveView(catalog, known, view) {
   return { resolved, missing };
 }
 
-function errorReason(error, rpcRoot) {
-  const bytes = error.metadata && error.metadata.get('grpc-status-details-bin')[0];
-  assert.ok(bytes, 'the error carries google.rpc.Status details');
-  const Status = rpcRoot.lookupType('google.rpc.Status');
-  const ErrorInfo = rpcRoot.lookupType('google.rpc.ErrorInfo');
-  const status = Status.decode(bytes);
-  const info = status.details.find((d) => d.type_url.endsWith('/google.rpc.ErrorInfo'));
-  assert.ok(info, 'the details hold an ErrorInfo');
-  return ErrorInfo.decode(info.value).reason;
-}
-
 test('a client built from proto/ and the docs alone', { skip, timeout: 900_000 }, async (t) => {
   const api = loadApi();
   const schemas = gameSchemas();
-  const rpcRoot = loadRoot(['google/rpc/status.proto', 'google/rpc/error_details.proto'], RPC_ROOTS);
   const lobby = new api.LobbyService(LOBBY, grpc.credentials.createInsecure());
   const catalogs = new api.CatalogService(LOBBY, grpc.credentials.createInsecure());
   t.after(() => { lobby.close(); catalogs.close(); });
@@ -168,9 +162,26 @@ test('a client built from proto/ and the docs alone', { skip, timeout: 900_000 }
       const error = await unary(catalogs, 'GetCatalog', request).then(() => null, (e) => e);
       assert.ok(error, `GetCatalog(${JSON.stringify(request)}) is refused`);
       assert.equal(error.code, code);
-      assert.equal(errorReason(error, rpcRoot), reason);
+      assert.equal(errorInfo(error).reason, reason);
       assert.match(error.details, /qmg_sf|GAME_KIND_QMG_SOUTH_FRONT/);
     }
+  });
+
+  await t.test('health and reflection v1 from proto/third_party; endpoints from the lobby', async () => {
+    await flows.toolkit(api, LOBBY, login);
+  });
+
+  await t.test('refusals carry the reasons of docs/api.md (issue 17 s4)', async () => {
+    await flows.lobbyRefusals(api, LOBBY);
+  });
+
+  await t.test('my games, a live game watched to the end, the version contract, its replay', async () => {
+    const watched = await flows.myGamesAndWatching(api, LOBBY, botSpec(BOT));
+    assert.ok(watched > 1, `the spectator saw ${watched} versions`);
+  });
+
+  await t.test('a resignation: its log entry, finished_at, GAME_OVER after', async () => {
+    await flows.resignation(api, LOBBY, botSpec(BOT));
   });
 
   await t.test('every title: catalogue, a bot table to the end, every view id resolved',

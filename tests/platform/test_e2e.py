@@ -266,7 +266,9 @@ def test_node_client_plays_a_game_against_bots(platform: Platform) -> None:
 def test_node_conformance_every_title(platform: Platform) -> None:
     """The Node conformance test (examples/node-client/conformance.test.js, `node --test`):
     a client built from proto/ and the docs reads every catalogue, checks its error
-    reasons, and plays a bot table of each title to the end, resolving every view id."""
+    reasons, and plays a bot table of each title to the end, resolving every view id; it
+    also uses health and reflection v1, checks the lobby/game refusals by reason, lists its
+    games, spectates one to the end and verifies the replay (flows.js)."""
     node = shutil.which("node")
     assert node, "node is needed for the Node conformance test"
     example = ROOT / "examples" / "node-client"
@@ -287,6 +289,13 @@ def test_node_conformance_every_title(platform: Platform) -> None:
     assert "skipped 0" in result.stdout and "fail 0" in result.stdout, result.stdout
     for title in ("ncw", "qmg_cw", "qmg_sf"):
         assert f"✔ {title} (" in result.stdout, result.stdout
+    for flow in (
+        "health and reflection v1",
+        "refusals carry",
+        "my games, a live game",
+        "a resignation",
+    ):
+        assert f"✔ {flow}" in result.stdout, result.stdout  # examples/node-client/flows.js
     print(result.stdout)
 
 
