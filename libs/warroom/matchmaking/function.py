@@ -81,35 +81,39 @@ class _Pool:
         if after >= 0:
             self.prev[after] = before
 
-    def neighbours(self, index: int, window: float, limit: int) -> Iterator[int]:
-        """Untaken tickets within `window` of ticket `index`, nearest rating first (lazily)."""
-        pos = self.position[index]
-        centre = self.ratings[pos]
-        left, right = self.prev[pos], self.next[pos]
-        for _ in range(limit):
-            left_gap = centre - self.ratings[left] if left >= 0 else window + 1.0
-            right_gap = self.ratings[right] - centre if right >= 0 else window + 1.0
-            if left_gap > window and right_gap > window:
-                break
-            if left_gap <= right_gap:
-                yield self.order[left]
-                left = self.prev[left]
-            else:
-                yield self.order[right]
-                right = self.next[right]
 
+class _Near:
+    """The untaken tickets within `window` of one anchor, nearest rating first: walked from
+    the pool on demand (at most `limit`) and replayable (each variant tried re-reads them)."""
 
-class _Cached:
-    """An iterator's items, read on demand and replayable."""
-
-    def __init__(self, items: Iterator[int]) -> None:
-        self._items = items
+    def __init__(self, pool: _Pool, index: int, window: float, limit: int) -> None:
+        pos = pool.position[index]
+        self._pool = pool
+        self._centre = pool.ratings[pos]
+        self._left, self._right = pool.prev[pos], pool.next[pos]
+        self._window = window
+        self._left_over = limit
         self._seen: list[int] = []
 
     def __iter__(self) -> Iterator[int]:
         yield from self._seen
-        for item in self._items:
-            self._seen.append(item)
+        pool, seen, window, centre = self._pool, self._seen, self._window, self._centre
+        ratings, order, prev, next_ = pool.ratings, pool.order, pool.prev, pool.next
+        while self._left_over > 0:
+            left, right = self._left, self._right
+            left_gap = centre - ratings[left] if left >= 0 else window + 1.0
+            right_gap = ratings[right] - centre if right >= 0 else window + 1.0
+            if left_gap > window and right_gap > window:
+                self._left_over = 0
+                return
+            self._left_over -= 1
+            if left_gap <= right_gap:
+                item = order[left]
+                self._left = prev[left]
+            else:
+                item = order[right]
+                self._right = next_[right]
+            seen.append(item)
             yield item
 
 
@@ -159,7 +163,7 @@ def make_matches(
         ticket = tickets[anchor]
         waited = ticket.waited(now)
         window = config.window(waited)
-        near = _Cached(pool.neighbours(anchor, window, config.max_scan))
+        near = _Near(pool, anchor, window, config.max_scan)
         most = most_humans.get(accepts[anchor])
         if most is None:
             most = most_humans[accepts[anchor]] = max(layouts[v].humans for v in accepts[anchor])
