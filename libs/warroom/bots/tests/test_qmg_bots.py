@@ -224,3 +224,22 @@ def test_arena_plays_a_cold_war_seating_and_counts_wins_by_side() -> None:
     [line] = arena.side_lines(["heuristic", "random"], stats, sides)
     winner = sides[outcome.winners[0]]
     assert f"{winner} 1" in line and line.endswith("of 1.")
+
+
+def test_cold_war_policy_answers_only_listed_options_in_every_variant() -> None:
+    """The rule-based policy (ISMCTS playouts, the evaluation's settling) picks a listed
+    option at every decision of a whole game of each variant, and the games end."""
+    from warroom.games.qmg_cw.policy import choose
+
+    for seed, variant in enumerate(("3p", "4p", "5p", "6p"), start=31):
+        state = CW.setup(seed, variant, {})
+        for _ in range(6000):
+            decision = CW.decision(state)
+            if decision is None:
+                break
+            seat = decision.seats[0]
+            ids = [o.id for o in decision.options_for(seat)]
+            option = choose(state, seat, ids)
+            assert option in ids, (variant, decision.kind, option, ids)
+            state = CW.apply(state, seat, option).state
+        assert state.over, variant

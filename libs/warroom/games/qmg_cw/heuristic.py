@@ -11,7 +11,8 @@ nothing). A Bloc's standing is
     VP + points * (1 + LATER * (scorings left - 1))
        - OUT_OF_SUPPLY * (points of its unsupplied Armies)
        + NAVY * supplied Navies + AIR_FORCE * supplied Air Forces
-       + HAND * worth of its hands + ESPIONAGE * face-down cards + STATUS * Status cards
+       + HAND * worth of its hands (and opening draws) + ESPIONAGE * face-down cards
+       + STATUS * Status cards
        + WMD * prepared WMD cards + DECK * draw-deck cards,
 
 where `points` is what it would score at a Scoring Phase now (`scoring.phase_points`: 1 per
@@ -90,7 +91,7 @@ def _board_terms(s: CwState, standing: list[float]) -> None:
 
 def _card_terms(s: CwState, standing: list[float]) -> None:
     for player in s.seats:
-        value = HAND * sum(policy.card_worth(c) for c in player.hand)
+        value = HAND * sum(policy.card_worth(c) for c in (*player.hand, *player.opening))
         value += ESPIONAGE * len(player.espionage) + DECK * len(player.deck)
         for c in player.prepared:
             value += WMD if card(c).type == "wmd" else STATUS
