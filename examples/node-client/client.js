@@ -34,11 +34,16 @@ const unary = (client, method, request, metadata) =>
       error ? reject(Object.assign(error, { method })) : resolve(response));
   });
 
+// Calls refused RESOURCE_EXHAUSTED (rate limited) so far, for tests: an honest client
+// answering back to back must never be throttled by the default limit (docs/api.md).
+const stats = { throttled: 0 };
+
 async function withRetry(what, fn, attempts = 5) {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await fn();
     } catch (error) {
+      if (error.code === grpc.status.RESOURCE_EXHAUSTED) stats.throttled += 1;
       const transient = [grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED,
         grpc.status.RESOURCE_EXHAUSTED].includes(error.code);
       if (!transient || attempt >= attempts) throw error;
@@ -163,6 +168,7 @@ function play(game, gameId, token, onUpdate) {
       });
       stream.on('error', (error) => {
         if (done || error.code === grpc.status.CANCELLED) return;
+        if (error.code === grpc.status.RESOURCE_EXHAUSTED) stats.throttled += 1;
         console.error(`stream dropped (${error.code}: ${error.details}); resuming from ${lastVersion}`);
         setTimeout(open, 500);
       });
@@ -172,7 +178,7 @@ function play(game, gameId, token, onUpdate) {
   });
 }
 
-module.exports = { PROTO_ROOT, botSpec, loadApi, play, unary, withRetry };
+module.exports = { PROTO_ROOT, botSpec, loadApi, play, stats, unary, withRetry };
 
 if (require.main === module) {
   main().catch((error) => {

@@ -23,7 +23,7 @@ const fs = require('fs');
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protobuf = require('protobufjs');
-const { PROTO_ROOT, botSpec, loadApi, play, unary, withRetry } = require('./client.js');
+const { PROTO_ROOT, botSpec, loadApi, play, stats, unary, withRetry } = require('./client.js');
 const { errorInfo } = require('./thirdparty.js');
 const flows = require('./flows.js');
 
@@ -233,6 +233,10 @@ test('a client built from proto/ and the docs alone', { skip, timeout: 900_000 }
           `${kind.rules_id}: ${updates} updates, ${resolved} ids resolved, ${cards} cards seen`);
       })));
     });
+
+  await t.test('answering back to back, the default rate limit never throttled us', () => {
+    assert.equal(stats.throttled, 0, `${stats.throttled} calls were RESOURCE_EXHAUSTED`);
+  });
 });
 
 // The seat count of the variant an assignment plays (the default when unnamed).

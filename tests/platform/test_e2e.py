@@ -294,6 +294,7 @@ def test_node_conformance_every_title(platform: Platform) -> None:
         "refusals carry",
         "my games, a live game",
         "a resignation",
+        "answering back to back",
     ):
         assert f"✔ {flow}" in result.stdout, result.stdout  # examples/node-client/flows.js
     print(result.stdout)
