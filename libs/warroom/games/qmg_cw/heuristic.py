@@ -76,16 +76,19 @@ def scorings_left(s: CwState) -> int:
 
 def _board_terms(s: CwState, standing: list[float]) -> None:
     supply = board.Supply(s)
-    occ = board.occupants(s)
+    occ = supply.occ
+    ok = {p: supply.supplied(p) for p in s.pieces if piece_kind(p) != AIR}
+    hosts = {(piece_space(p), piece_nat(p)) for p, good in ok.items() if good}
     for p in s.pieces:
-        bloc, kind = piece_bloc(p), piece_kind(p)
-        if kind == NAVY and supply.supplied(p):
-            standing[bloc] += NAVY_WORTH
-        elif kind == AIR and supply.supplied(p):
-            standing[bloc] += AIR_WORTH
-        elif kind == ARMY and piece_nat(p) != NATIONALIST and not supply.supplied(p):
-            space = piece_space(p)
-            symbol = not board.contested(occ[space]) and board.has_symbol(s, space, piece_nat(p))
+        bloc, kind, nat, space = piece_bloc(p), piece_kind(p), piece_nat(p), piece_space(p)
+        if kind == AIR:
+            if (space, nat) in hosts:
+                standing[bloc] += AIR_WORTH
+        elif ok[p]:
+            if kind == NAVY:
+                standing[bloc] += NAVY_WORTH
+        elif kind == ARMY and nat != NATIONALIST:
+            symbol = not board.contested(occ[space]) and board.has_symbol(s, space, nat)
             standing[bloc] -= OUT_OF_SUPPLY * (2.0 if symbol else 1.0)
 
 
