@@ -117,18 +117,33 @@ def test_reconnect_misses_and_doubles_nothing(new_session: PlaySession, backend:
     ui.login_guest(page, "flaky-wifi")
     game_id = ui.start_bot_table(page, "qmg_sf", "first_game")
     ui.play_some(page, moves=6)
-    # Cut the network right after a choice, while the bot answers.
-    ui.play_some(page, moves=1, seed=5)
-    player.context.set_offline(True)
-    page.locator(f'{ui.tid("conn-status")}:not([data-state="online"])').wait_for(timeout=20_000)
-    offline_at = ui.state(page)
-    assert offline_at is not None
-    time.sleep(3)
-    # The bot moved while the page was cut off: those versions reach it only by resuming.
-    moved_to = backend.summary(game_id, "qmg_sf").version
-    assert moved_to > offline_at["version"], "nothing happened during the outage"
-    player.context.set_offline(False)
-    page.locator(f'{ui.tid("conn-status")}[data-state="online"]').wait_for(timeout=30_000)
+    # Cut the network as soon as a choice of ours passes the turn to the bot, so the bot
+    # moves while the page is offline; those versions reach the page only by resuming.
+    outages = []
+    rng = random.Random(5)
+    token = ui.stored(page, "warroom.seats")[game_id]["token"]
+    for _ in range(20):
+        page.wait_for_function(ui.MY_TURN_JS, timeout=60_000)
+        now = ui.state(page)
+        assert now is not None
+        if now["finished"]:
+            break
+        if not ui.choose(page, now, rng):
+            continue
+        page.wait_for_function(ui.CHANGED_JS, arg=[now["version"], now["decision"]])
+        owed = backend.view(game_id, token)
+        if owed.decision.options or owed.HasField("result"):
+            continue  # still our turn (or over): choose again
+        player.context.set_offline(True)
+        page.locator(f'{ui.tid("conn-status")}:not([data-state="online"])').wait_for()
+        time.sleep(3)
+        outages.append((owed.version, backend.summary(game_id, "qmg_sf").version))
+        player.context.set_offline(False)
+        page.locator(f'{ui.tid("conn-status")}[data-state="online"]').wait_for(timeout=30_000)
+        if outages[-1][1] > outages[-1][0]:
+            break
+    assert outages and outages[-1][1] > outages[-1][0], f"no outage missed a move: {outages}"
+    moved_to = outages[-1][1]
     ui.play_to_end(page, seconds=150, seed=9)
     keys = ui.event_keys(page)
     pairs = [(v, i) for v, i, _ in keys]

@@ -128,6 +128,13 @@ def _choose(page: Page, now: dict[str, Any], rng: random.Random, stats: PlayStat
     stats.list_clicks += 1
 
 
+def choose(page: Page, now: dict[str, Any], rng: random.Random) -> bool:
+    """Make one choice on the screen read as `now`; False when the decision moved on first."""
+    stats = PlayStats()
+    _choose(page, now, rng, stats)
+    return stats.list_clicks + stats.board_clicks > 0
+
+
 def play_to_end(page: Page, *, seconds: float = 120.0, seed: int = 0) -> PlayStats:
     """Answer every decision of this seat by clicks until the game is over."""
     rng = random.Random(seed)
