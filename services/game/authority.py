@@ -11,7 +11,7 @@ truth and Redis coordinates replicas. Each part has one job (see docs/architectu
                        publish → dispatch; the fence is `writer.Writer`)
 * `owed.Owed`          owed work: bot turns and clock checks; `sweep.Sweeper` re-sends it
 * `fanout.Fanout`      WatchGame and pub/sub
-* `queries.Queries`    GetView, GetReplay, ListGames
+* `queries.Queries`    GetView, GetReplay, GetReplayViews, ListGames
 """
 
 from __future__ import annotations
@@ -131,6 +131,12 @@ class Authority:
     async def replay(self, game_id: str, token: str) -> game_pb2.GetReplayResponse:
         """GetReplay."""
         return await self.queries.replay(game_id, token)
+
+    async def replay_views(
+        self, request: game_pb2.GetReplayViewsRequest
+    ) -> game_pb2.GetReplayViewsResponse:
+        """GetReplayViews."""
+        return await self.queries.replay_views(request)
 
     async def list_games(self, request: game_pb2.ListGamesRequest) -> game_pb2.ListGamesResponse:
         """ListGames."""

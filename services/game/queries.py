@@ -1,20 +1,23 @@
-"""Queries: GetView, GetReplay and ListGames (reads that change nothing but the cache)."""
+"""Queries: GetView, GetReplay, GetReplayViews and ListGames (reads that change nothing but
+the cache)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import hashlib
+from collections import OrderedDict
 from datetime import timedelta
 
 from services.game import errors
 from services.game.cache import GameCache
 from services.game.callers import Callers
 from services.game.core import Core
-from services.game.live import BOT, LiveGame
+from services.game.live import BOT, Caller, Frame, LiveGame
 from services.game.models import ACTIVE, FINISHED, GameRow, GameSeatRow, ResultRow
 from services.game.store import now
 from services.game.views import (
+    replay_views,
     result_message,
     seat_messages,
     seat_view,
@@ -26,6 +29,8 @@ from warroom.engine.errors import RulesError
 from warroom.v1 import game_pb2
 
 STATUSES = {game_pb2.GAME_STATUS_ACTIVE: ACTIVE, game_pb2.GAME_STATUS_FINISHED: FINISHED}
+# GetReplayViews: versions per page (default, most) and finished games whose frames are kept
+PAGE_DEFAULT, PAGE_MAX, REPLAYS_KEPT = 50, 100, 8
 
 
 class Queries:
@@ -35,6 +40,8 @@ class Queries:
         self.core = core
         self.cache = cache
         self.callers = callers
+        # finished games' frames of every version (game id -> frames), least recently used out
+        self._replays: OrderedDict[str, list[Frame]] = OrderedDict()
 
     async def view(self, game_id: str, token: str) -> game_pb2.SeatView:
         """GetView."""
@@ -54,25 +61,7 @@ class Queries:
     async def replay(self, game_id: str, token: str) -> game_pb2.GetReplayResponse:
         """GetReplay: players after the end, spectators past the configured delay."""
         core = self.core
-        live = await self.cache.get(game_id)
-        caller = await self.callers.authenticate(live, token)
-        await core.limit(token)
-        await self.cache.sync(live)
-        if live.result is None:
-            raise errors.precondition(
-                "GAME_NOT_OVER", f"game {game_id} is still running: the replay opens at its end"
-            )
-        if caller.seat is None:
-            finished = live.row.finished_at or now()
-            result_row = await core.db(core.store.result, game_id)
-            if result_row is not None:
-                finished = result_row.finished_at
-            opens = finished + timedelta(seconds=core.settings.game_replay_spectator_delay_seconds)
-            if now() < opens:
-                raise errors.precondition(
-                    "REPLAY_DELAYED",
-                    f"spectators may fetch the replay from {opens.isoformat()}",
-                )
+        live, _caller = await self._replay_access(game_id, token)
         rows = await core.db(core.store.actions_after, game_id, 0)
         views, final = await self._hashes(live)
         response = game_pb2.GetReplayResponse(
@@ -96,15 +85,77 @@ class Queries:
                 kind=row.kind,
             )
             action.at.FromDatetime(row.created_at)
-        result = result_message(live, live.result)
+        result = None if live.result is None else result_message(live, live.result)
         if result is not None:
             response.result.CopyFrom(result)
         return response
 
+    async def _replay_access(self, game_id: str, token: str) -> tuple[LiveGame, Caller]:
+        """A finished game and the caller of a token allowed its replay: players after the
+        end, spectators `game_replay_spectator_delay_seconds` after it (else refused)."""
+        core = self.core
+        live = await self.cache.get(game_id)
+        caller = await self.callers.authenticate(live, token)
+        await core.limit(token)
+        await self.cache.sync(live)
+        if live.result is None:
+            raise errors.precondition(
+                "GAME_NOT_OVER", f"game {game_id} is still running: the replay opens at its end"
+            )
+        if caller.seat is None:
+            finished = live.row.finished_at or now()
+            result_row = await core.db(core.store.result, game_id)
+            if result_row is not None:
+                finished = result_row.finished_at
+            opens = finished + timedelta(seconds=core.settings.game_replay_spectator_delay_seconds)
+            if now() < opens:
+                raise errors.precondition(
+                    "REPLAY_DELAYED",
+                    f"spectators may fetch the replay from {opens.isoformat()}",
+                )
+        return live, caller
+
+    async def replay_views(
+        self, request: game_pb2.GetReplayViewsRequest
+    ) -> game_pb2.GetReplayViewsResponse:
+        """GetReplayViews: one page of a finished game's views of one viewer, from a version."""
+        live, caller = await self._replay_access(request.game_id, request.token)
+        final = live.version
+        viewer = _replay_viewer(live, caller, request)
+        count = request.count or PAGE_DEFAULT
+        if not 0 < count <= PAGE_MAX:
+            raise errors.invalid(
+                "BAD_PAGE", f"count {request.count} is out of range: 1-{PAGE_MAX}", field="count"
+            )
+        start = request.from_version
+        if not 0 <= start <= final:
+            raise errors.invalid(
+                "BAD_FROM_VERSION",
+                f"from_version {start} is not a version of the game: 0-{final}",
+                field="from_version",
+                final_version=str(final),
+            )
+        frames = (await self._frames(live))[start : start + count]
+        views = await self.core.db(replay_views, live, viewer, frames)
+        return game_pb2.GetReplayViewsResponse(
+            views=views, final_version=final, next_version=start + len(views)
+        )
+
+    async def _frames(self, live: LiveGame) -> list[Frame]:
+        """Every frame (versions 0 .. final) of a finished game, kept for the last few games."""
+        frames = self._replays.get(live.id)
+        if frames is None or frames[-1].version != live.version:
+            frames = await self.cache.frames(live, -1, live.version)
+            self._replays[live.id] = frames
+            while len(self._replays) > REPLAYS_KEPT:
+                self._replays.popitem(last=False)
+        self._replays.move_to_end(live.id)
+        return frames
+
     async def _hashes(self, live: LiveGame) -> tuple[list[bytes], bytes]:
         """The public view hash of every version and the final state hash (kept once made)."""
         if live.replay_hashes is None:
-            frames = await self.cache.frames(live, -1, live.version)
+            frames = await self._frames(live)
 
             def digest() -> tuple[list[bytes], bytes]:
                 views = [view_hash(live, frame) for frame in frames]
@@ -137,6 +188,31 @@ class Queries:
         for game, seats, result in rows:
             _summary(response.games.add(), game, seats, result)
         return response
+
+
+def _replay_viewer(
+    live: LiveGame, caller: Caller, request: game_pb2.GetReplayViewsRequest
+) -> int | None:
+    """Whose view a GetReplayViews request asks for (None = the public view): the token's own
+    by default; a seat's view only with that seat's token."""
+    if not request.HasField("seat"):
+        return caller.seat
+    seat = request.seat
+    if seat == -1:
+        return None
+    if not 0 <= seat < len(live.seats):
+        raise errors.invalid(
+            "BAD_SEAT",
+            f"seat {seat} is not a seat of the game: -1 (public) or 0-{len(live.seats) - 1}",
+            field="seat",
+        )
+    if seat != caller.seat:
+        raise errors.denied(
+            "SEAT_VIEW_DENIED",
+            f"seat {seat}'s view is shown only to that seat's own token",
+            game_id=live.id,
+        )
+    return seat
 
 
 def _summary(

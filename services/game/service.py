@@ -171,6 +171,16 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             "GetReplay", context, lambda: self.authority.replay(request.game_id, request.token)
         )
 
+    async def GetReplayViews(
+        self,
+        request: game_pb2.GetReplayViewsRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> game_pb2.GetReplayViewsResponse:
+        """A page of a finished game's per-version views."""
+        return await self._run(
+            "GetReplayViews", context, lambda: self.authority.replay_views(request)
+        )
+
     async def ListGames(
         self, request: game_pb2.ListGamesRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> game_pb2.ListGamesResponse:

@@ -101,6 +101,21 @@ def seat_view(
     return view
 
 
+def replay_views(
+    live: LiveGame, viewer: int | None, frames: Sequence[Frame]
+) -> list[game_pb2.SeatView]:
+    """A finished game's views of `viewer` at `frames`, each with that version's own events.
+
+    Pure (no shared cache is written but the seat cache), so it may run in a worker thread.
+    """
+    return [
+        seat_view(
+            live, viewer, frame, 0, convert.event_messages(frame.events, frame.version, viewer)
+        )
+        for frame in frames
+    ]
+
+
 def result_message(live: LiveGame, result: Result) -> common_pb2.GameResult | None:
     """A finished game's result, with the time it finished."""
     message = convert.result_message(result)

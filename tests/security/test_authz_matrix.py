@@ -278,6 +278,8 @@ def seat_request(
         return game_pb2.ResignRequest(game_id=gid, token=token)
     if method == "GetReplay":
         return game_pb2.GetReplayRequest(game_id=gid, token=token)
+    if method == "GetReplayViews":
+        return game_pb2.GetReplayViewsRequest(game_id=gid, token=token)
     if method == "SubmitAction":
         return game_pb2.SubmitActionRequest(
             game_id=gid,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,6 +147,37 @@ class Referee:
             assert event.public or (viewer is not None and viewer in event.visible_to), (
                 f"event {event.text!r} leaked to {viewer}"
             )
+
+
+async def play_random(
+    stub: game_pb2_grpc.GameServiceAsyncStub,
+    gid: str,
+    tokens: list[str],
+    referee: Referee,
+    rng: random.Random,
+    moves: int,
+    after: Callable[[], Awaitable[None]] | None = None,
+) -> None:
+    """Play random options seat by seat until the referee holds `moves` actions (`after`
+    runs after each answer)."""
+    while len(referee.actions) < moves:
+        for seat, token in enumerate(tokens):
+            view = (await stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=token))).view
+            option = pick(view, rng)
+            if option is None:
+                continue
+            await stub.SubmitAction(
+                game_pb2.SubmitActionRequest(
+                    game_id=gid,
+                    token=token,
+                    expected_version=view.version,
+                    decision_id=view.decision.decision_id,
+                    option_id=option.id,
+                )
+            )
+            referee.actions.append(Action(seat, option.id))
+            if after is not None:
+                await after()
 
 
 def pick(view: game_pb2.SeatView, rng: random.Random) -> common_pb2.Option | None:

@@ -8,7 +8,7 @@ import hashlib
 import random
 
 from services.common.auth import service_metadata
-from services.game.tests.helpers import Referee, Replica, create, pick
+from services.game.tests.helpers import Referee, Replica, create, play_random
 from warroom.engine.match import Action
 from warroom.engine.registry import get_rules
 from warroom.v1 import game_pb2
@@ -28,23 +28,7 @@ async def test_replay_hashes_every_public_view_and_logs_the_resignation(replica:
         seen[view.version] = hashlib.sha256(view.view.value).digest()
 
     await watch_public()
-    while len(referee.actions) < 4:
-        for seat, token in enumerate(tokens):
-            view = (await stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=token))).view
-            option = pick(view, rng)
-            if option is None:
-                continue
-            await stub.SubmitAction(
-                game_pb2.SubmitActionRequest(
-                    game_id=gid,
-                    token=token,
-                    expected_version=view.version,
-                    decision_id=view.decision.decision_id,
-                    option_id=option.id,
-                )
-            )
-            referee.actions.append(Action(seat, option.id))
-            await watch_public()
+    await play_random(stub, gid, tokens, referee, rng, 4, after=watch_public)
     resigned = await stub.Resign(game_pb2.ResignRequest(game_id=gid, token=tokens[1]))
     await watch_public()
     final = resigned.version
