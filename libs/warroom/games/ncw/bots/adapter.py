@@ -6,11 +6,15 @@ rules' bot seats and the `ncw-official` chooser working from a seat's view.
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Callable
+from functools import cache, lru_cache
+from itertools import compress
+from operator import getitem
+from typing import cast
 
 from warroom.games.ncw import content
-from warroom.games.ncw.bots.board import Board, CountryFacts
-from warroom.games.ncw.state import BLOCS, POWERS, NcwState
+from warroom.games.ncw.bots.board import BLOC, Board, CountryFacts
+from warroom.games.ncw.state import BLOCS, POWERS, Block, NcwState
 
 TOKEN_BLOC = {1: "blue", 2: "red"}
 ATTACKS_KEY = "bot_attacks"
@@ -69,7 +73,12 @@ def attacks_of(state: NcwState) -> frozenset[tuple[str, str]]:
     """The 6.5 attack markers of the current turn as (attacker, region) pairs."""
     if state.flags.get(ATTACKS_TURN_KEY, -1) != state.turn:
         return frozenset()
-    bits = state.flags.get(ATTACKS_KEY, 0)
+    return _attack_pairs(state.flags.get(ATTACKS_KEY, 0))
+
+
+@lru_cache(maxsize=1024)
+def _attack_pairs(bits: int) -> frozenset[tuple[str, str]]:
+    """The (attacker, region) pairs of an attack-marker bitmask."""
     out = set()
     for power in range(4):
         for region in range(len(content.REGION_IDS)):
@@ -89,36 +98,114 @@ def record_attack(state: NcwState, power: int, region: int) -> None:
     state.flags[ATTACKS_TURN_KEY] = state.turn
 
 
-def board_of(state: NcwState, viewer: int | None = None) -> Board:
-    """The public position of a state."""
-    facts = _facts_map()
-    if state.orbit_override:
-        facts = dict(facts)
-        for index, owner in state.orbit_override.items():
-            old = base_facts()[index]
-            facts[old.name] = CountryFacts(
-                old.name, old.region, old.vp, POWERS[owner] if owner >= 0 else None, old.stability
-            )
-    n = names()
-    control = {n[i]: POWERS[p] for i, p in enumerate(state.control) if p >= 0}
-    tokens = {n[i]: TOKEN_BLOC[t] for i, t in enumerate(state.token) if t in TOKEN_BLOC}
-    perm = {n[i]: BLOCS[b] for i, b in state.perm_destab.items()}
+_HOLDER: dict[int, str] = dict(enumerate(POWERS))
+_HELD = _HOLDER.__contains__
+# `get` names every entry; `compress` keeps only the held ones, whose names are never None
+_HOLDER_NAME = cast(Callable[[int], str], _HOLDER.get)
+_TOKEN_NAME = cast(Callable[[int], str], TOKEN_BLOC.get)
+_TOKEN_HELD = TOKEN_BLOC.__contains__
+
+
+@cache
+def _access_regions(mask: int) -> frozenset[str]:
+    """The regions of an access bitmask."""
+    return frozenset(r for i, r in enumerate(content.REGION_IDS) if mask >> i & 1)
+
+
+@cache
+def _bots_of(bits: int) -> frozenset[str]:
+    """The bot powers of a `NcwState.bots` bitmask."""
+    return frozenset(POWERS[p] for p in range(4) if bits >> p & 1)
+
+
+@lru_cache(maxsize=256)
+def _modifiers(
+    temporary: tuple[int, ...], permanent: tuple[int, ...]
+) -> dict[tuple[str, str], int]:
+    """The region VP modifiers by (power, region), both sources summed (shared: never mutate)."""
     regions = content.REGION_IDS
-    access = {
-        POWERS[p]: frozenset(r for i, r in enumerate(regions) if mask >> i & 1)
-        for p, mask in enumerate(state.access)
-    }
     modifiers: dict[tuple[str, str], int] = {}
-    for source in (state.region_vp_mod, state.region_vp_mod_perm):
+    for source in (temporary, permanent):
         for k, value in enumerate(source):
             if value:
                 key = (POWERS[k % 4], regions[k // 4])
                 modifiers[key] = modifiers.get(key, 0) + value
-    bots = frozenset(POWERS[p] for p in range(4) if state.bots >> p & 1)
+    return modifiers
+
+
+_StatRows = tuple[tuple[tuple[int, int], ...], ...]
+"""Per country, per holder 0-3: (index power * 7 + region, VPs the country adds to that holder)."""
+
+_STAT_KEYS: tuple[tuple[str, str], ...] = tuple(
+    (POWERS[k // 7], content.REGION_IDS[k % 7]) for k in range(28)
+)
+
+
+@lru_cache(maxsize=256)
+def _stat_rows(overrides: tuple[tuple[int, int], ...]) -> _StatRows:
+    """`_StatRows` for the printed facts with these ORBIT overrides (as `board._all_stats` counts)."""
+    facts = _facts_with(overrides) if overrides else _facts_map()
+    region = {r: i for i, r in enumerate(content.REGION_IDS)}
+    rows = []
+    for name in names():
+        f = facts[name]
+        rows.append(
+            tuple(
+                (
+                    p * 7 + region[f.region],
+                    f.vp + (1 if f.orbit is not None and BLOC[f.orbit] != BLOC[POWERS[p]] else 0),
+                )
+                for p in range(4)
+            )
+        )
+    return tuple(rows)
+
+
+def _stats_memo(
+    control: list[int], rows: _StatRows, modifiers: dict[tuple[str, str], int]
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """The `Board.stats` memo of a position, computed from the state's integers.
+
+    The same entries `board._all_stats` computes from the board's mappings: (0, modifier)
+    for every modified (power, region), (countries, VPs + modifier) where a power holds
+    countries, and the ("", "") marker.
+    """
+    counts = [0] * 28
+    totals = [0] * 28
+    for k, value in compress(map(getitem, rows, control), map(_HELD, control)):
+        counts[k] += 1
+        totals[k] += value
+    memo = {key: (0, value) for key, value in modifiers.items()}
+    keys = _STAT_KEYS
+    for k, count in enumerate(counts):
+        if count:
+            key = keys[k]
+            memo[key] = (count, totals[k] + modifiers.get(key, 0))
+    memo[("", "")] = (0, 0)
+    return memo
+
+
+def board_of(state: NcwState, viewer: int | None = None) -> Board:
+    """The public position of a state.
+
+    Built from the state's integers with C-level iteration; the parts that rarely change
+    (access, region modifiers, bots, attack markers) come from caches keyed by their source.
+    """
+    overrides = tuple(state.orbit_override.items())
+    facts = _facts_with(overrides) if overrides else _facts_map()
+    n = names()
+    control = state.control
+    modifiers = _modifiers(tuple(state.region_vp_mod), tuple(state.region_vp_mod_perm))
+    token = state.token
+    perm = {n[i]: BLOCS[b] for i, b in state.perm_destab.items()} if state.perm_destab else {}
     return Board(
         facts=facts,
-        control=control,
-        tokens=tokens,
+        control=dict(
+            compress(zip(n, map(_HOLDER_NAME, control), strict=False), map(_HELD, control))
+        ),
+        tokens=dict(
+            compress(zip(n, map(_TOKEN_NAME, token), strict=False), map(_TOKEN_HELD, token))
+        ),
         vp=dict(zip(POWERS, state.vp, strict=False)),
         prestige=dict(zip(POWERS, state.prestige, strict=False)),
         media=state.media,
@@ -127,24 +214,43 @@ def board_of(state: NcwState, viewer: int | None = None) -> Board:
         coups_left=dict(zip(POWERS, state.coups_left, strict=False)),
         turn=state.turn,
         round=state.round + 1,
-        access=access,
-        bots=bots,
+        access=dict(zip(POWERS, map(_access_regions, state.access), strict=False)),
+        bots=_bots_of(state.bots),
         attacks=attacks_of(state),
         region_modifiers=modifiers,
         region_min=_region_min(),
         perm_destab=perm,
         blocked=_blocked(state),
+        memo=_stats_memo(control, _stat_rows(overrides), modifiers),
     )
+
+
+@lru_cache(maxsize=256)
+def _facts_with(overrides: tuple[tuple[int, int], ...]) -> dict[str, CountryFacts]:
+    """The printed facts with ORBIT overrides (index, new owner or -1) applied (shared: never mutate)."""
+    facts = dict(_facts_map())
+    for index, owner in overrides:
+        old = base_facts()[index]
+        facts[old.name] = CountryFacts(
+            old.name, old.region, old.vp, POWERS[owner] if owner >= 0 else None, old.stability
+        )
+    return facts
 
 
 def _blocked(state: NcwState) -> dict[str, frozenset[str]]:
     if not state.blocks:
         return {}
+    return _blocked_by(tuple(state.blocks), state.turn)
+
+
+@lru_cache(maxsize=256)
+def _blocked_by(blocks: tuple[Block, ...], turn: int) -> dict[str, frozenset[str]]:
+    """The countries each power may not influence by OPs under standing blocks (shared: never mutate)."""
     t = content.tables()
     n = names()
     out: dict[str, set[str]] = {}
-    for block in state.blocks:
-        if block.until_turn < state.turn:
+    for block in blocks:
+        if block.until_turn < turn:
             continue
         countries: list[int] = []
         if block.country >= 0:
