@@ -86,5 +86,6 @@ class Core:
             )
 
     def close(self) -> None:
-        """Stop the SQL thread pool."""
+        """Stop the SQL thread pool; close the commit connections."""
         self.pool.shutdown(wait=False)
+        self.store.direct.close()

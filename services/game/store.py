@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from services.common.db import session_factory
+from services.game import quickcommit
 from services.game.models import (
     ACTIVE,
     FINISHED,
@@ -59,23 +60,9 @@ _PG_FINISH = text(
 # Group commit on PostgreSQL: the log rows of many games in ONE statement (arrays unnested),
 # each inserted only while its game is at the row's seq - 1 and advancing that game's head
 # only if the row went in (as `_PG_CTE`, per row). Returns the ids of the games written.
-_PG_BATCH = """
-WITH d AS (
-  SELECT * FROM unnest(
-    CAST(%(game_id)s AS VARCHAR[]), CAST(%(seq)s AS BIGINT[]), CAST(%(seat)s AS INTEGER[]),
-    CAST(%(kind)s AS VARCHAR[]), CAST(%(decision_id)s AS VARCHAR[]),
-    CAST(%(option_id)s AS VARCHAR[]), CAST(%(expected_version)s AS BIGINT[]),
-    CAST(%(key)s AS VARCHAR[]), CAST(%(finish)s AS BOOLEAN[])
-  ) AS d(game_id, seq, seat, kind, decision_id, option_id, expected_version, idempotency_key,
-         finish)),
-ins AS (
-  INSERT INTO actions (game_id, seq, seat, kind, decision_id, option_id, expected_version,
-                       idempotency_key, created_at)
-  SELECT d.game_id, d.seq, d.seat, d.kind, d.decision_id, d.option_id, d.expected_version,
-         d.idempotency_key, CAST(%(stamp)s AS TIMESTAMPTZ)
-  FROM d JOIN games g ON g.id = d.game_id AND g.version = d.seq - 1 AND g.status = 'active'
-  ON CONFLICT DO NOTHING
-  RETURNING game_id, seq)
+_PG_BATCH = (
+    quickcommit.ROWS
+    + """
 UPDATE games AS g
 SET version = ins.seq, updated_at = CAST(%(stamp)s AS TIMESTAMPTZ),
     status = CASE WHEN d.finish THEN 'finished' ELSE g.status END,
@@ -84,6 +71,7 @@ FROM ins JOIN d ON d.game_id = ins.game_id AND d.seq = ins.seq
 WHERE g.id = ins.game_id AND g.version = ins.seq - 1
 RETURNING g.id
 """
+)
 
 
 def _unnest_insert(table: Table, prefix: str) -> str:
@@ -149,6 +137,44 @@ def _update_seats(
             )
 
 
+_ACTION_COLUMNS = (
+    "game_id",
+    "seq",
+    "seat",
+    "kind",
+    "decision_id",
+    "option_id",
+    "expected_version",
+    "key",
+    "finish",
+)
+
+
+def _action_arrays(items: Sequence[tuple[str, int, Append]]) -> dict[str, list[Any]]:
+    """The log rows of a group commit as column arrays (`quickcommit.ROWS` parameters)."""
+    columns: dict[str, list[Any]] = {name: [] for name in _ACTION_COLUMNS}
+    for game_id, head, write in items:
+        for name, value in zip(_ACTION_COLUMNS, _action_values(game_id, head, write), strict=True):
+            columns[name].append(value)
+    return columns
+
+
+def _action_values(game_id: str, head: int, write: Append) -> tuple[Any, ...]:
+    """The log row of an append, in `_ACTION_COLUMNS` order (the group commit's arrays)."""
+    action = write.action
+    return (
+        game_id,
+        head + 1,
+        action["seat"],
+        action.get("kind", "option"),
+        action.get("decision_id", ""),
+        action.get("option_id", ""),
+        action.get("expected_version", 0),
+        action.get("idempotency_key"),
+        write.result is not None,
+    )
+
+
 def _outcomes(
     items: Sequence[tuple[str, int, Append]], written: set[str]
 ) -> list[Exception | None]:
@@ -207,6 +233,7 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sessions = session_factory(engine)
+        self.direct = quickcommit.Direct(engine)
 
     def create(self, game: GameRow, seats: Sequence[GameSeatRow]) -> GameRow:
         """Insert a game and its seats; with a used request_id, return the existing game.
@@ -346,39 +373,26 @@ class Store:
         if self.engine.dialect.name != "postgresql" or len(set(games)) != len(games):
             return [self._one(*item) for item in items]
         try:
+            if all(
+                not w.snapshot and w.result is None and quickcommit.fits(w.seat_updates)
+                for _g, _h, w in items
+            ):
+                return self._append_quick(items)
             return self._append_batch(items)
         except Exception:
             return [self._one(*item) for item in items]
+
+    def _append_quick(self, items: Sequence[tuple[str, int, Append]]) -> list[Exception | None]:
+        """PostgreSQL, no snapshot or result in the batch: ONE autocommit statement."""
+        params: dict[str, Any] = {"stamp": now(), **_action_arrays(items)}
+        params |= quickcommit.seat_params([(g, w.seat_updates) for g, _h, w in items])
+        return _outcomes(items, self.direct.run(params))
 
     def _append_batch(self, items: Sequence[tuple[str, int, Append]]) -> list[Exception | None]:
         """PostgreSQL: every log row in one statement, then the snapshots, seat changes and
         results of the rows written, all in one transaction (SQLAlchemy Core, no ORM)."""
         stamp = now()
-        columns: dict[str, list[Any]] = {
-            name: []
-            for name in (
-                "game_id",
-                "seq",
-                "seat",
-                "kind",
-                "decision_id",
-                "option_id",
-                "expected_version",
-                "key",
-                "finish",
-            )
-        }
-        for game_id, head, write in items:
-            action = write.action
-            columns["game_id"].append(game_id)
-            columns["seq"].append(head + 1)
-            columns["seat"].append(action["seat"])
-            columns["kind"].append(action.get("kind", "option"))
-            columns["decision_id"].append(action.get("decision_id", ""))
-            columns["option_id"].append(action.get("option_id", ""))
-            columns["expected_version"].append(action.get("expected_version", 0))
-            columns["key"].append(action.get("idempotency_key"))
-            columns["finish"].append(write.result is not None)
+        columns = _action_arrays(items)
         with self.engine.begin() as connection:
             written = {
                 row[0] for row in connection.exec_driver_sql(_PG_BATCH, {**columns, "stamp": stamp})
