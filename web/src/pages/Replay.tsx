@@ -1,6 +1,6 @@
-// Replay viewer of a finished game: GetReplay for the option log and result, and the
-// per-version views streamed by WatchGame (as the seat the viewer holds, or as a
-// spectator), stepped forward and back or jumped to any version.
+// Replay viewer of a finished game: GetReplay for the option log and result, and the view
+// of every version from 0 (the setup) paged by GetReplayViews (the viewer's own seat, or the
+// public view), stepped forward and back or jumped to any version.
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { lobby, games, errorText } from "../lib/api";
 import { loadCatalog, type GameCatalog } from "../lib/catalog";
@@ -19,6 +19,23 @@ interface Frame {
 interface Pass {
   label: string;
   token: string;
+  // GetReplayViews.seat: unset = the token's own view, -1 = the public view
+  seat?: number;
+}
+
+const PAGE = 100; // GetReplayViews' largest page
+
+// Every version's view (0 .. final) of a finished game as `pass` sees it, page by page.
+async function replayFrames(gameId: string, pass: Pass, signal: AbortSignal, progress: (n: number) => void): Promise<Frame[]> {
+  const got: Frame[] = [];
+  let from = 0n;
+  for (;;) {
+    const page = await games.getReplayViews({ gameId, token: pass.token, fromVersion: from, count: PAGE, seat: pass.seat }, { signal });
+    for (const v of page.views) got.push({ version: Number(v.version), view: v, events: v.events });
+    progress(got.length);
+    if (!page.views.length || page.nextVersion > page.finalVersion) return got;
+    from = page.nextVersion;
+  }
 }
 
 async function passesFor(gameId: string): Promise<Pass[]> {
@@ -33,12 +50,15 @@ async function passesFor(gameId: string): Promise<Pass[]> {
       /* not seated */
     }
   }
+  const seat = out[0];
   try {
     const g = (await lobby.getSpectatorAccess({ gameId })).game;
-    if (g?.spectatorToken) out.push({ label: "public view (spectator)", token: g.spectatorToken });
+    if (g?.spectatorToken) return [...out, { label: "public view (spectator)", token: g.spectatorToken }];
   } catch {
     /* not watchable */
   }
+  // without spectator access (a private table), a seat holder sees the public view with its own token
+  if (seat) out.push({ label: "public view", token: seat.token, seat: -1 });
   return out;
 }
 
@@ -47,6 +67,7 @@ export function ReplayPage(props: { gameId: string; token: string | null }) {
   const [passIdx, setPassIdx] = useState(0);
   const [replay, setReplay] = useState<GetReplayResponse | null>(null);
   const [frames, setFrames] = useState<Frame[]>([]);
+  const [loaded, setLoaded] = useState(0);
   const [done, setDone] = useState(false);
   const [at, setAt] = useState(0);
   const [playing, setPlaying] = useState(false);
@@ -66,33 +87,22 @@ export function ReplayPage(props: { gameId: string; token: string | null }) {
     if (!pass) return;
     const ctl = new AbortController();
     setFrames([]);
+    setLoaded(0);
     setDone(false);
     setError("");
     (async () => {
       const r = await games.getReplay({ gameId: props.gameId, token: pass.token }, { signal: ctl.signal });
       setReplay(r);
       loadCatalog(r.rulesId || titleOf(r.game).rulesId).then(setCat, (e) => setError(errorText(e)));
-      const got: Frame[] = [];
-      let last = 0;
-      // Every version after the first, each with its view and events; then the final view.
-      for await (const u of games.watchGame({ gameId: props.gameId, token: pass.token, fromVersion: 1n }, { signal: ctl.signal })) {
-        if (!u.view || Number(u.version) <= last) continue;
-        last = Number(u.version);
-        got.push({ version: last, view: u.view, events: u.events });
-        if (got.length % 50 === 0) setFrames([...got]);
-      }
-      if (!got.length) {
-        const v = (await games.getView({ gameId: props.gameId, token: pass.token })).view;
-        if (v) got.push({ version: Number(v.version), view: v, events: v.events });
-      }
-      setFrames([...got]);
+      const got = await replayFrames(props.gameId, pass, ctl.signal, setLoaded);
+      setFrames(got);
       setAt((cur) => (cur === 0 ? got.length - 1 : cur));
       setDone(true);
     })().catch((e) => {
       if (!ctl.signal.aborted) setError(errorText(e));
     });
     return () => ctl.abort();
-  }, [pass?.token]);
+  }, [pass?.token, pass?.seat]);
 
   useEffect(() => {
     if (!playing) return;
@@ -113,7 +123,7 @@ export function ReplayPage(props: { gameId: string; token: string | null }) {
   }, [frames.length]);
 
   if (error) return <main class="page"><p class="error" role="alert" data-testid="replay-error">{error}</p></main>;
-  if (!done || !frame || !cat || !replay) return <main class="page" data-testid="replay-loading"><p class="muted">Loading the replay… {frames.length ? `${frames.length} versions` : ""}</p></main>;
+  if (!done || !frame || !cat || !replay) return <main class="page" data-testid="replay-loading"><p class="muted">Loading the replay… {loaded ? `${loaded} versions` : ""}</p></main>;
   const last = frames.length - 1;
   const jump = (v: number) => {
     const i = frames.findIndex((f) => f.version >= v);
