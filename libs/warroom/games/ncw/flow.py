@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from types import MappingProxyType, ModuleType
 from typing import Any, TypeVar
 
@@ -946,7 +946,21 @@ def frame_option_objects(s: NcwState, f: Frame) -> dict[int, tuple[Option, ...]]
         return {f.seat: O.ops_option_objects(s, f)}
     if kind == "place":
         return {p: tuple(_place_choices(s, p, _place_objects)) for p in range(4) if f.mask >> p & 1}
+    if kind == "veto":
+        return {f.seat: _veto_objects(f.card, _veto_markers(s, f.seat, f.card))}
     return {p: tuple(map(O.option_of, opts)) for p, opts in frame_options(s, f).items()}
+
+
+@lru_cache(maxsize=4096)
+def _veto_objects(n: int, markers: tuple[str, ...]) -> tuple[Option, ...]:
+    """A "veto" frame's options for card n and the markers usable against it (as `frame_options`)."""
+    return tuple(map(O.option_of, _veto_pairs(n, markers)))
+
+
+def _veto_pairs(n: int, markers: Sequence[str]) -> list[tuple[str, str]]:
+    """The (id, label) options of vetoing card n with each marker, then passing."""
+    opts = [(f"veto:{m}", veto_label(n, m)) for m in markers]
+    return [*opts, ("pass", f"Do not veto {card(n).name}")]
 
 
 @cache
@@ -1012,8 +1026,7 @@ def frame_options(s: NcwState, f: Frame) -> dict[int, list[tuple[str, str]]]:
     if kind == "place":
         return {p: place_options(s, p) for p in range(4) if f.mask >> p & 1}
     if kind == "veto":
-        opts = [(f"veto:{m}", veto_label(f.card, m)) for m in veto_markers(s, f.seat, f.card)]
-        return {f.seat: [*opts, ("pass", f"Do not veto {card(f.card).name}")]}
+        return {f.seat: _veto_pairs(f.card, veto_markers(s, f.seat, f.card))}
     if kind == "keep":
         return {
             p: [
