@@ -42,6 +42,7 @@ class Queries:
         self.callers = callers
         # finished games' frames of every version (game id -> frames), least recently used out
         self._replays: OrderedDict[str, list[Frame]] = OrderedDict()
+        self._building: dict[str, asyncio.Lock] = {}  # one rebuild per game at a time
 
     async def view(self, game_id: str, token: str) -> game_pb2.SeatView:
         """GetView."""
@@ -143,13 +144,20 @@ class Queries:
 
     async def _frames(self, live: LiveGame) -> list[Frame]:
         """Every frame (versions 0 .. final) of a finished game, kept for the last few games."""
-        frames = self._replays.get(live.id)
-        if frames is None or frames[-1].version != live.version:
-            frames = await self.cache.frames(live, -1, live.version)
-            self._replays[live.id] = frames
-            while len(self._replays) > REPLAYS_KEPT:
-                self._replays.popitem(last=False)
-        self._replays.move_to_end(live.id)
+        lock = self._building.setdefault(live.id, asyncio.Lock())
+        try:
+            async with lock:  # viewers arriving together share one rebuild
+                frames = self._replays.get(live.id)
+                if frames is None or frames[-1].version != live.version:
+                    frames = await self.cache.frames(live, -1, live.version)
+                    self._replays[live.id] = frames
+                    while len(self._replays) > REPLAYS_KEPT:
+                        self._replays.popitem(last=False)
+        finally:
+            if not lock.locked() and self._building.get(live.id) is lock:
+                del self._building[live.id]
+        if live.id in self._replays:
+            self._replays.move_to_end(live.id)
         return frames
 
     async def _hashes(self, live: LiveGame) -> tuple[list[bytes], bytes]:

@@ -3,8 +3,10 @@ or the caller's own seat's; never for a running game; bad ranges refused with a 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
+from typing import Any
 
 import grpc
 import pytest
@@ -111,6 +113,23 @@ async def test_every_version_from_zero_public_and_own_seat(replica: Replica) -> 
     replica.authority.games.pop(gid)
     replica.authority.queries._replays.clear()
     assert await _all_views(replica, gid, tokens[0], None, count=7) == own
+    # viewers arriving together share one rebuild of the frames
+    replica.authority.games.pop(gid)
+    replica.authority.queries._replays.clear()
+    cache = replica.authority.cache
+    builds: list[int] = []
+    build = cache.frames
+
+    async def counted(live: Any, after: int, upto: int) -> Any:
+        builds.append(upto)
+        return await build(live, after, upto)
+
+    cache.frames = counted  # type: ignore[method-assign]
+    pages = await asyncio.gather(
+        *(_all_views(replica, gid, tokens[0], None, count=100) for _ in range(5))
+    )
+    assert pages == [own] * 5
+    assert builds == [final]
 
 
 async def test_refusals_name_their_reason(replica: Replica) -> None:
