@@ -112,9 +112,14 @@ def _may_attack(board: Board, power: str, country: str, region: str) -> bool:
 
 
 def _in_scope(board: Board, power: str, country: str, spend: Spend) -> bool:
-    if country not in board.facts or not board.may_influence(power, country):
+    # `board.may_influence` inlined: this runs for every country a step examines
+    facts = board.facts.get(country)
+    if facts is None:
         return False
-    return spend.regions is None or board.facts[country].region in spend.regions
+    blocked = board.blocked.get(power)
+    if blocked is not None and country in blocked:
+        return False
+    return spend.regions is None or facts.region in spend.regions
 
 
 def step1(board: Board, power: str, table: PriorityRegion, spend: Spend) -> Action | None:
