@@ -25,7 +25,7 @@ from warroom.v1 import bots_pb2, bots_pb2_grpc, common_pb2
 
 def _info(error: grpc.aio.AioRpcError) -> tuple[str, float | None]:
     """The ErrorInfo reason and the RetryInfo delay (seconds) of a refusal."""
-    status = rpc_status.from_call(error)
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
     assert status is not None, "the refusal carries no google.rpc.Status"
     reason, retry = "", None
     for detail in status.details:
@@ -160,9 +160,9 @@ async def test_a_guest_quota_runs_out_with_a_retry_delay(service: Service) -> No
             refusals.append(error)
             break
     assert refusals, "a guest's 1000 ms per minute should run out after a few 400 ms searches"
-    error = refusals[0]
-    assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-    reason, retry = _info(error)
+    refused = refusals[0]
+    assert refused.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    reason, retry = _info(refused)
     assert reason == "SEARCH_QUOTA_EXHAUSTED"
     assert retry is not None and 0 < retry <= 60
     # Another guest is not affected.

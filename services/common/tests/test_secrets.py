@@ -8,6 +8,7 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -181,9 +182,8 @@ def test_make_run_generates_private_keys_once(tmp_path: Path) -> None:
     path = tmp_path / "secrets.env"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert read_file(path) == found
-    Settings(
-        env="production", **{k.removeprefix("WARROOM_").lower(): v for k, v in found.items()}
-    ).check_secrets()  # type: ignore[arg-type]
+    fields: dict[str, Any] = {k.removeprefix("WARROOM_").lower(): v for k, v in found.items()}
+    Settings(env="production", **fields).check_secrets()
     again, generated_again = ensure_secrets(tmp_path, {})
     assert again == found and generated_again == []
     mine = strong()
