@@ -373,20 +373,33 @@ class Store:
         if self.engine.dialect.name != "postgresql" or len(set(games)) != len(games):
             return [self._one(*item) for item in items]
         try:
-            if all(
-                not w.snapshot and w.result is None and quickcommit.fits(w.seat_updates)
-                for _g, _h, w in items
-            ):
-                return self._append_quick(items)
+            params = self.quick_params(items)
+            if params is not None:
+                return self.outcomes(items, self.direct.run(params))
             return self._append_batch(items)
         except Exception:
             return [self._one(*item) for item in items]
 
-    def _append_quick(self, items: Sequence[tuple[str, int, Append]]) -> list[Exception | None]:
-        """PostgreSQL, no snapshot or result in the batch: ONE autocommit statement."""
+    def quick_params(self, items: Sequence[tuple[str, int, Append]]) -> dict[str, Any] | None:
+        """The parameters of `quickcommit.STATEMENT` for a batch of different games (PostgreSQL,
+        no snapshot or result, known seat columns only); None when it must take a transaction."""
+        if self.engine.dialect.name != "postgresql" or any(
+            w.snapshot or w.result is not None or not quickcommit.fits(w.seat_updates)
+            for _g, _h, w in items
+        ):
+            return None
+        if len({game_id for game_id, _h, _w in items}) != len(items):
+            return None
         params: dict[str, Any] = {"stamp": now(), **_action_arrays(items)}
         params |= quickcommit.seat_params([(g, w.seat_updates) for g, _h, w in items])
-        return _outcomes(items, self.direct.run(params))
+        return params
+
+    @staticmethod
+    def outcomes(
+        items: Sequence[tuple[str, int, Append]], written: set[str]
+    ) -> list[Exception | None]:
+        """Per item: None when written, else the Conflict that refused it."""
+        return _outcomes(items, written)
 
     def _append_batch(self, items: Sequence[tuple[str, int, Append]]) -> list[Exception | None]:
         """PostgreSQL: every log row in one statement, then the snapshots, seat changes and
