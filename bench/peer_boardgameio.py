@@ -382,7 +382,8 @@ def report(bench: Bench, args: argparse.Namespace, rate: float, started: str) ->
         " API (create, join, join). One move of a game is in flight at a time; a finished game is"
         " replaced inside the timed window. Latency: SubmitAction round trip / the time until the"
         " mover's socket receives the new state. Each server has its own PostgreSQL database"
-        f" (dropped afterwards); a lone one-row commit took p50 {bench.flush[0] * 1e3:.1f} ms,"
+        f" (dropped afterwards) and a pool of {POOL} connections (Sequelize's default is 5);"
+        f" a lone one-row commit took p50 {bench.flush[0] * 1e3:.1f} ms,"
         f" p99 {bench.flush[1] * 1e3:.1f} ms at the start (the WAL flush: the floor of a durable"
         " move's latency at one game).",
         "",
