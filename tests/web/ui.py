@@ -108,6 +108,8 @@ def _click_board(page: Page, target: str) -> bool:
 def _choose(page: Page, now: dict[str, Any], rng: random.Random, stats: PlayStats) -> None:
     """Make one choice: on the board (now and then, when a place is targetable) or in the list."""
     options = [o for o in now["options"] if not o["undo"]] or now["options"]
+    if not options:
+        return  # the turn moved on between the wait and the read: read the screen again
     targeted = [t for t in now["targets"] if any(o["target"] == t for o in options)]
     if targeted and (stats.board_clicks < 3 or rng.random() < 0.3):
         target = rng.choice(targeted)
@@ -119,6 +121,8 @@ def _choose(page: Page, now: dict[str, Any], rng: random.Random, stats: PlayStat
             # Several options target that place: the list now shows only those.
             narrowed = [o for o in after["options"] if not o["undo"]] or after["options"]
             options = narrowed
+    if not options:
+        return
     option = rng.choice(options)
     button = page.locator(f'{tid("decision")} {tid("option")}[data-option-id="{option["id"]}"]')
     try:
