@@ -13,6 +13,8 @@ from typing import Any
 from google.protobuf import json_format
 
 from services.game.live import BOT, HUMAN, Frame, LiveGame
+from services.game.models import GameSeatRow
+from services.game.owed import clock_of
 from warroom import catalog
 from warroom.api import convert
 from warroom.engine.match import MatchState
@@ -38,6 +40,23 @@ def seat_messages(live: LiveGame, state: MatchState[Any]) -> list[common_pb2.Sea
             json_format.ParseDict(spec, message.bot, ignore_unknown_fields=True)
     live.seat_cache = (key, out, state)
     return out
+
+
+def add_clocks(messages: Sequence[common_pb2.Seat], rows: Sequence[GameSeatRow]) -> None:
+    """Every human seat's clock, from the seat rows held in memory (no I/O): public, so
+    every viewer of the current version sees them all."""
+    for message, row in zip(messages, rows, strict=False):
+        clock = clock_of(row)
+        if clock is None or row.controller != HUMAN:
+            continue
+        message.has_clock = True
+        if row.clock_deadline is not None:
+            message.clock_running = True
+            message.clock_deadline.FromDatetime(row.clock_deadline)
+        elif clock.get("mode") == common_pb2.ClockSpec.MODE_LIVE and row.clock_remaining_ms:
+            message.clock_remaining_ms = int(row.clock_remaining_ms)
+        else:
+            message.clock_remaining_ms = int(clock.get("initial_seconds", 0)) * 1000
 
 
 def recent_events(
@@ -87,10 +106,12 @@ def seat_view(
         decision = convert.decision_message(state.pending, frame.version, viewer)
         if decision is not None:
             view.decision.CopyFrom(decision)
-        if viewer is not None and frame is live.frame and viewer in state.pending.options:
-            row = live.seats[viewer]
-            if row.clock_deadline is not None and row.controller == HUMAN:
-                view.clock_deadline.FromDatetime(row.clock_deadline)
+        if frame is live.frame:
+            add_clocks(view.seats, live.seats)
+            if viewer is not None and viewer in state.pending.options:
+                row = live.seats[viewer]
+                if row.clock_deadline is not None and row.controller == HUMAN:
+                    view.clock_deadline.FromDatetime(row.clock_deadline)
     if events is None:
         events = recent_events(live, viewer, frame.version, recent)
     view.events.extend(events)
