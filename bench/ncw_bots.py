@@ -8,7 +8,12 @@ between `<!-- bench:ncw -->` and `<!-- /bench:ncw -->`.
 Every CPU-time figure is the best of `--passes` passes (the median is shown beside it): on a
 shared machine other work inflates CPU time, and the best pass is the closest to the code's own cost.
 
+`--cachegrind` instead counts instructions under valgrind's cachegrind (load-independent): the
+script runs itself twice under valgrind (warm-up only, then warm-up plus the work, with
+PYTHONHASHSEED=0) and prints the difference per 4-bot game and per `Rules.apply` decision.
+
 Usage: python bench/ncw_bots.py [--games N] [--playouts N] [--passes N] [--no-write]
+       python bench/ncw_bots.py --cachegrind [--games N] [--playouts N]
 """
 
 from __future__ import annotations
@@ -16,7 +21,10 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import statistics
+import subprocess
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -247,6 +255,44 @@ def render(figures: dict[str, Any]) -> str:
     )
 
 
+def count_work(kind: str, units: int) -> int:
+    """Warm up, then play `units` 4-bot games ("bots") or random playouts ("apply"); decisions."""
+    rules = NewColdWarRules()
+    bot_game(rules, 0)
+    random_game(rules, 0)
+    if kind == "bots":
+        return sum(bot_game(rules, seed)[1] for seed in range(1, units + 1))
+    return sum(random_game(rules, 1000 + seed) for seed in range(units))
+
+
+def instructions(kind: str, units: int) -> tuple[int, int]:
+    """(instructions, decisions) of `count_work` under cachegrind, PYTHONHASHSEED=0."""
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    command = [
+        "valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+        sys.executable, __file__, "--count", kind, str(units),
+    ]  # fmt: skip
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    refs = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    decisions = re.search(r"^decisions (\d+)$", done.stdout, re.M)
+    assert refs is not None and decisions is not None, done.stderr[-2000:]
+    return int(refs.group(1).replace(",", "")), int(decisions.group(1))
+
+
+def cachegrind(games: int, playouts: int) -> str:
+    """Instructions per 4-bot game and per applied decision, net of start-up and warm-up."""
+    base, _ = instructions("bots", 0)
+    bots, bot_decisions = instructions("bots", games)
+    played, applied = instructions("apply", playouts)
+    return (
+        f"cachegrind, PYTHONHASHSEED=0, after warm-up: "
+        f"{(bots - base) / games / 1e6:.1f} M instructions per 4-bot game ({games} games, "
+        f"{bot_decisions / games:.0f} decisions each); "
+        f"{(played - base) / applied / 1e3:.1f} k per Rules.apply decision "
+        f"({playouts} random playouts, {applied} decisions)"
+    )
+
+
 def write(section: str) -> None:
     """Replace (or append) this script's section of docs/benchmarks.md."""
     docsections.write_section(DOC, "ncw", section)
@@ -259,7 +305,15 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=10)
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--cachegrind", action="store_true", help="count instructions instead")
+    parser.add_argument("--count", nargs=2, metavar=("KIND", "UNITS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.count:
+        print(f"decisions {count_work(args.count[0], int(args.count[1]))}")
+        return
+    if args.cachegrind:
+        print(cachegrind(args.games, args.playouts))
+        return
     section = render(measure(args.games, args.playouts, args.passes))
     print(section)
     if not args.no_write:

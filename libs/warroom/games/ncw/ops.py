@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import chain
+from operator import getitem
 
 from warroom.engine.model import Option
 from warroom.games.ncw import seam
@@ -32,6 +34,7 @@ from warroom.games.ncw.state import (
 )
 
 _OPTIONS: dict[tuple[str, str], Option] = {}
+_chain = chain.from_iterable
 
 
 def option_of(pair: tuple[str, str]) -> Option:
@@ -734,7 +737,8 @@ def _collect(s: NcwState, f: Frame, only: int | None) -> list[Option]:
         for c, options in patch.items():
             if open_regions >> regions[c] & 1:
                 masked[c] = ((options,) * 3,) * 5
-    return [o for row, k, t in zip(masked, control, token, strict=True) for o in row[k][t]]
+    # row[control[c]][token[c]] of every country, flattened, all in C
+    return list(_chain(map(getitem, map(getitem, masked, control), token)))
 
 
 def reference_ops_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:

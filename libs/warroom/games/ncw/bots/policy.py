@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
+from operator import attrgetter
 
 from warroom.engine.model import Decision
 from warroom.games.ncw import content
@@ -39,6 +40,7 @@ from warroom.games.ncw.state import (
 )
 
 PASSIVE = ("done", "pass", "skip", "none", "no")
+_OPTION_ID = attrgetter("id")
 
 
 def spend_of(state: NcwState, power: int) -> Spend:
@@ -294,7 +296,9 @@ def choose_option(
     `state` must be built from what the seat may see (a determinization of its view);
     it is left unchanged (the random card uses, but does not advance, its RNG).
     """
-    options = [o.id for o in decision.options_for(seat) if o.id != "undo"]
+    options = list(map(_OPTION_ID, decision.options_for(seat)))
+    if "undo" in options:
+        options = [o for o in options if o != "undo"]
     if not options:
         raise ValueError(f"seat {seat} has no option in {decision.kind!r}")
     if difficulty not in ("beginner", "intermediate", "expert"):
