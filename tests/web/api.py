@@ -64,6 +64,17 @@ class Backend:
     def view(self, game_id: str, token: str) -> game_pb2.SeatView:
         return self.game.GetView(game_pb2.GetViewRequest(game_id=game_id, token=token)).view
 
+    def leaderboard(self, rules_id: str) -> list[str]:
+        """The display names of a title's leaderboard, best first (first 50)."""
+        token = self.login("leaderboard-reader").token
+        board = self.lobby.GetLeaderboard(
+            lobby_pb2.GetLeaderboardRequest(
+                rules_id=rules_id, page=common_pb2.PageRequest(page_size=50)
+            ),
+            metadata=(("authorization", f"Bearer {token}"),),
+        )
+        return [entry.player.display_name for entry in board.entries]
+
     def login(self, name: str) -> lobby_pb2.LoginResponse:
         return self.lobby.Login(lobby_pb2.LoginRequest(name=name))
 

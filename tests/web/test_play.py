@@ -3,6 +3,7 @@ board and in the option list) and sees the result; the authority agrees the game
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
@@ -93,3 +94,93 @@ def test_phone_screen_and_keyboard_choices(new_session: Callable[..., Session]) 
         page.keyboard.press("Enter")
         page.wait_for_function(ui.CHANGED_JS, arg=[now["version"], now["decision"]])
     page.screenshot(path=str(artifacts_dir() / "phone-qmg_sf.png"), full_page=True)
+
+
+# A slow network for SubmitAction only (the page's own fetch, wrapped before the app loads).
+SLOW_SUBMIT_JS = """() => {
+  const original = window.fetch;
+  window.__slowSubmitMs = 0;
+  window.fetch = async (input, init) => {
+    const url = typeof input === "string" ? input : input.url;
+    if (window.__slowSubmitMs && url.includes("/warroom.v1.GameService/SubmitAction"))
+      await new Promise((r) => setTimeout(r, window.__slowSubmitMs));
+    return original(input, init);
+  };
+}"""
+
+OPTIONS_JS = """() => [...document.querySelectorAll(
+  '[data-testid="decision"] [data-testid="option"], [data-testid="undo-button"]')]
+  .map(o => o.disabled)"""
+
+
+def test_one_answer_per_decision_and_a_stale_view_is_read_again(
+    new_session: Callable[..., Session], backend: Backend
+) -> None:
+    player = new_session("fast-clicker")
+    page = player.page
+    page.add_init_script(f"({SLOW_SUBMIT_JS})()")
+    submits: list[game_pb2.SubmitActionRequest] = []
+
+    def record(request: object) -> None:
+        url = getattr(request, "url", "")
+        if url.endswith("/warroom.v1.GameService/SubmitAction"):
+            body = getattr(request, "post_data_buffer", None) or b""
+            submits.append(game_pb2.SubmitActionRequest.FromString(body))
+
+    page.on("request", record)
+    ui.login_guest(page, "double-clicker")
+    game_id = ui.start_bot_table(page, "qmg_sf", "first_game")
+    token = ui.stored(page, "warroom.seats")[game_id]["token"]
+    # 1. While an answer is on its way, nothing else can be chosen: every option is disabled
+    # and the board offers no target; clicking again sends nothing.
+    page.wait_for_function(ui.MY_TURN_JS, timeout=60_000)
+    now = ui.state(page)
+    assert now is not None and len(now["options"]) >= 2, now
+    page.evaluate("() => { window.__slowSubmitMs = 1500; }")
+    first, second = now["options"][0]["id"], now["options"][1]["id"]
+    option = f"{ui.tid('decision')} {ui.tid('option')}"
+    page.locator(f'{option}[data-option-id="{first}"]').click()
+    disabled = page.evaluate(OPTIONS_JS)
+    assert disabled and all(disabled), f"options stay clickable during the answer: {disabled}"
+    during = ui.state(page)
+    assert during is not None and not during["options"] and not during["targets"], during
+    page.evaluate(
+        '(id) => document.querySelector(`[data-testid="option"][data-option-id="${id}"]`)?.click()',
+        second,
+    )
+    page.wait_for_function(ui.CHANGED_JS, arg=[now["version"], now["decision"]])
+    page.evaluate("() => { window.__slowSubmitMs = 0; }")
+    answers = [s for s in submits if s.expected_version == now["version"]]
+    assert [a.option_id for a in answers] == [first], f"answers sent: {answers}"
+    # 2. A view the game has moved past (its stream held back, the seat answered elsewhere):
+    # the page's answer is refused STALE_VERSION; it reads the view again, with no error.
+    ui.play_some(page, moves=1, seed=4)
+    page.wait_for_function(ui.MY_TURN_JS, timeout=60_000)
+    page.route("**/warroom.v1.GameService/WatchGame", lambda route: route.abort())
+    player.context.set_offline(True)  # drops the open stream; its resumes are aborted
+    page.locator(f'{ui.tid("conn-status")}:not([data-state="online"])').wait_for()
+    player.context.set_offline(False)
+    page.wait_for_function(ui.MY_TURN_JS, timeout=60_000)
+    held = ui.state(page)
+    assert held is not None and not held["finished"] and held["options"], held
+    assert backend.act(game_id, token, random.Random(8)), "the seat owed nothing"
+    ahead = backend.view(game_id, token).version
+    assert ahead > held["version"]
+    page.locator(f'{option}[data-option-id="{held["options"][0]["id"]}"]').click()
+    page.wait_for_function(
+        "(v) => Number(document.querySelector('[data-testid=\"game-screen\"]')"
+        ".dataset.version) >= v",
+        arg=ahead,
+        timeout=10_000,
+    )
+    stale = [s for s in submits if s.expected_version == held["version"]]
+    assert len(stale) == 1, f"the stale answer was not sent once: {stale}"
+    assert page.locator(ui.tid("error-banner")).count() == 0, page.locator(
+        ui.tid("error-banner")
+    ).inner_text()
+    assert page.locator(ui.tid("decision-error")).count() == 0
+    # The stream comes back and the game goes on.
+    page.unroute("**/warroom.v1.GameService/WatchGame")
+    page.locator(f'{ui.tid("conn-status")}[data-state="online"]').wait_for(timeout=30_000)
+    ui.play_some(page, moves=3, seed=5)
+    assert page.locator(ui.tid("error-banner")).count() == 0

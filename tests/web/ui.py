@@ -52,7 +52,7 @@ MY_TURN_JS = """() => {
   if (!g) return false;
   if (g.dataset.finished === "true" || document.querySelector('[data-testid="result"]')) return true;
   const d = document.querySelector('[data-testid="decision"]');
-  return !!d && d.querySelectorAll('[data-testid="option"]').length > 0;
+  return !!d && d.querySelectorAll('[data-testid="option"]:not([disabled])').length > 0;
 }"""
 
 
@@ -64,11 +64,25 @@ def login_guest(page: Page, name: str) -> None:
     page.locator(tid("whoami")).wait_for()
 
 
-def start_bot_table(page: Page, rules_id: str, variant: str, bot_kind: str = "random") -> str:
-    """Lobby → play now against bots; returns the game id once the game screen shows."""
+def register(page: Page, name: str, password: str) -> None:
+    """Open the app and register a player with a password (logged in afterwards)."""
+    page.goto("/")
+    page.locator(tid("login-name")).fill(name)
+    page.locator(tid("login-password")).fill(password)
+    page.locator(tid("login-register")).click()
+    page.locator(tid("whoami")).wait_for()
+
+
+def start_bot_table(
+    page: Page, rules_id: str, variant: str, bot_kind: str = "random", clock: str = ""
+) -> str:
+    """Lobby → play now against bots (with a turn clock by its id, e.g. "live-10");
+    returns the game id once the game screen shows."""
     page.locator(tid("nav-lobby")).click()
     page.locator(tid("playnow-game")).select_option(rules_id)
     page.locator(tid("playnow-variant")).select_option(variant)
+    if clock:
+        page.locator(tid("playnow-clock")).select_option(clock)
     bot = page.locator(tid("playnow-bot-kind"))
     if bot.count():
         bot.select_option(bot_kind)
@@ -264,3 +278,12 @@ def stored(page: Page, key: str) -> Any:
 
     raw = page.evaluate("(k) => localStorage.getItem(k)", key)
     return json.loads(raw) if raw else None
+
+
+def clocks(page: Page) -> dict[int, tuple[bool, int]]:
+    """Every seat clock the game screen shows: seat -> (running, milliseconds left)."""
+    raw: list[list[Any]] = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="seat-clock"]')].map(e =>
+            [Number(e.dataset.seat), e.dataset.running === "true", Number(e.dataset.ms)])"""
+    )
+    return {int(seat): (bool(running), int(ms)) for seat, running, ms in raw}

@@ -8,6 +8,8 @@ import { seatName } from "./Seats";
 
 interface Props {
   view: SeatView;
+  /** An answer is on its way (from this list or the board): every option is disabled. */
+  submitting: boolean;
   /** Options narrowed by a click on the board (empty: none). */
   focus: { label: string; options: Option[] } | null;
   onClearFocus: () => void;
@@ -24,13 +26,22 @@ export function Decision(props: Props) {
   // Busy only for the decision being answered: the next decision's options are live at once.
   const [busyKey, setBusyKey] = useState("");
   const key = `${d?.decisionId}:${props.view.version}`;
-  const busy = busyKey === key;
+  const busy = busyKey === key || props.submitting;
+  // The keyboard user who chose keeps the focus in the list when the next options come.
+  const refocus = useRef(false);
   const [error, setError] = useState("");
   const listRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     setError("");
     if (listRef.current) listRef.current.scrollTop = 0;
   }, [d?.decisionId, props.view.version]);
+  useEffect(() => {
+    if (busy || !refocus.current) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && !listRef.current?.contains(active)) return;
+    refocus.current = false;
+    (listRef.current?.querySelector("button.option:not([disabled])") as HTMLButtonElement | null)?.focus();
+  });
   useEffect(() => {
     if (props.focus) (listRef.current?.querySelector("button.option") as HTMLButtonElement | null)?.focus();
   }, [props.focus]);
@@ -57,6 +68,7 @@ export function Decision(props: Props) {
   const shown = props.focus ? props.focus.options.filter((o) => !isUndo(o)) : regular;
   async function choose(o: Option) {
     if (busy) return;
+    refocus.current = !!listRef.current?.contains(document.activeElement) || document.activeElement?.getAttribute("data-undo") === "true";
     setBusyKey(key);
     setError("");
     const err = await props.onChoose(o);
@@ -82,7 +94,7 @@ export function Decision(props: Props) {
           const t = props.targetOf(o);
           return (
             <div role="listitem">
-              <button class="option" aria-disabled={busy} title={props.explain(o) || undefined} aria-description={props.explain(o) || undefined} onClick={() => choose(o)} data-testid="option" data-option-id={o.id} data-target={t} onMouseEnter={() => t && props.onHover(t)} onFocus={() => t && props.onHover(t)} onMouseLeave={() => props.onHover("")} onBlur={() => props.onHover("")}>
+              <button class="option" disabled={busy} title={props.explain(o) || undefined} aria-description={props.explain(o) || undefined} onClick={() => choose(o)} data-testid="option" data-option-id={o.id} data-target={t} onMouseEnter={() => t && props.onHover(t)} onFocus={() => t && props.onHover(t)} onMouseLeave={() => props.onHover("")} onBlur={() => props.onHover("")}>
                 {o.label || o.id}
                 {t && !t.startsWith("region:") && !o.label.toLowerCase().includes(props.spaceName(t).toLowerCase()) && <span class="muted"> · {props.spaceName(t)}</span>}
               </button>
@@ -91,7 +103,7 @@ export function Decision(props: Props) {
         })}
       </div>
       {undo && (
-        <button class="undo" aria-disabled={busy} onClick={() => choose(undo)} data-testid="undo-button" data-option-id={undo.id} data-undo="true">
+        <button class="undo" disabled={busy} onClick={() => choose(undo)} data-testid="undo-button" data-option-id={undo.id} data-undo="true">
           ↶ {undo.label || "Undo"}
         </button>
       )}

@@ -1,5 +1,6 @@
 // The players around the table: side, name, bot, who acts now, public counts and cards.
 import type { SeatView } from "../gen/warroom/v1/game_pb";
+import type { Seat } from "../gen/warroom/v1/common_pb";
 import type { GameCatalog } from "../lib/catalog";
 import type { SeatPublic } from "../games/model";
 import { CardBack } from "./Cards";
@@ -8,14 +9,17 @@ import { POWER_COLOURS } from "../games/ncw";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { formatDuration, useNow } from "../lib/hooks";
 
-function SeatClock(props: { view: SeatView }) {
+/** A seat's turn clock (public): counting down while the seat owes the decision, else what it has left. */
+function SeatClock(props: { view: SeatView; seat: Seat }) {
   const now = useNow(500);
-  const d = props.view.clockDeadline;
-  if (!d || props.view.result) return null;
-  const left = timestampMs(d) - now;
+  const s = props.seat;
+  if (!s.hasClock || props.view.result) return null;
+  const running = s.clockRunning && !!s.clockDeadline;
+  const left = running ? timestampMs(s.clockDeadline!) - now : Number(s.clockRemainingMs);
+  const text = formatDuration(left);
   return (
-    <span class={`clock${left < 60000 ? " low" : ""}`} data-testid="seat-clock" aria-label={`Clock: ${formatDuration(left)} left`}>
-      ⏱ {formatDuration(left)}
+    <span class={`clock${running ? " running" : " stopped"}${running && left < 60000 ? " low" : ""}`} data-testid="seat-clock" data-seat={String(s.index)} data-running={running ? "true" : "false"} data-ms={String(Math.max(0, Math.round(left)))} aria-label={`${s.side} clock: ${text} left${running ? ", running" : ", stopped"}`}>
+      <i aria-hidden="true">{running ? (left < 60000 ? "⚠" : "◷") : "▮▮"}</i> {text}
     </span>
   );
 }
@@ -54,7 +58,7 @@ export function Seats(props: { view: SeatView; cat: GameCatalog; info: SeatPubli
               {s.isBot && <span class="badge">bot{s.bot?.kind ? ` ${s.bot.kind}` : ""}</span>}
               {isMe && <span class="badge me">you</span>}
               {acting.has(s.index) && <span class="badge acting" title="to act">▶ to act</span>}
-              {isMe && <SeatClock view={props.view} />}
+              <SeatClock view={props.view} seat={s} />
             </div>
             {info && (
               <div class="seat-info">

@@ -31,7 +31,7 @@ export function Clock(props: { view: SeatView }) {
   const left = timestampMs(d) - now;
   return (
     <span class={`clock${left < 60000 ? " low" : ""}`} data-testid="clock" aria-label={`Your clock: ${formatDuration(left)} left`}>
-      ⏱ {formatDuration(left)}
+      ◷ {formatDuration(left)}
     </span>
   );
 }

@@ -8,7 +8,7 @@ import type { GameEvent } from "../gen/warroom/v1/common_pb";
 import { SubmitActionRequestSchema } from "../gen/warroom/v1/game_pb";
 import { games, errorText, isTransient } from "./api";
 import { Store } from "./store";
-import { describe, netState } from "./errors";
+import { describe, errorReason, netState } from "./errors";
 
 export type LinkState = "connecting" | "live" | "reconnecting" | "offline" | "ended" | "failed";
 
@@ -21,10 +21,14 @@ export interface GameSnapshot {
   streamVersion: bigint;
   /** Reconnections so far (visible in the status bar). */
   reconnects: number;
+  /** An answer is on its way: the options stay disabled until it is answered. */
+  submitting: boolean;
 }
 
 const RETRY_MS = [250, 500, 1000, 2000, 4000];
 const RECENT_CAP = 50;
+// Refusals that only mean "your view was behind": answered by reading the view again.
+const STALE = ["STALE_VERSION", "VERSION_CONFLICT"];
 
 export class GameConnection {
   readonly state = new Store<GameSnapshot>({
@@ -34,6 +38,7 @@ export class GameConnection {
     error: "",
     streamVersion: -1n,
     reconnects: 0,
+    submitting: false,
   });
   private abort: AbortController | null = null;
   private stopped = false;
@@ -150,17 +155,33 @@ export class GameConnection {
     }
   }
 
-  /** Answer the pending decision; returns an error text, or "" when accepted. */
+  /** Answer the pending decision; returns an error text, or "" when accepted.
+   *
+   * One answer at a time: while one is on its way (`submitting`, the options are disabled)
+   * another is ignored, so a fast second click (or a view that moved on meanwhile) never
+   * sends a second answer for one decision. */
   async submit(decisionId: string, optionId: string): Promise<string> {
     const view = this.state.value.view;
     if (!view) return "no view yet";
+    if (this.inflight) return "";
     const key = `${decisionId}@${view.version}`;
-    if (this.inflight === key) return ""; // a double click: the first answer is on its way
     this.inflight = key;
+    this.patch({ submitting: true });
     try {
       return await this.send(view, decisionId, optionId);
     } finally {
-      if (this.inflight === key) this.inflight = "";
+      this.inflight = "";
+      this.patch({ submitting: false });
+    }
+  }
+
+  /** The view again (after an answer the game had moved past): shown without an error. */
+  private async refresh(): Promise<void> {
+    try {
+      const res = await games.getView({ gameId: this.gameId, token: this.token });
+      this.acceptView(res.view);
+    } catch {
+      /* the stream brings the next view anyway */
     }
   }
 
@@ -183,6 +204,12 @@ export class GameConnection {
         if (i < 4 && err instanceof ConnectError && [Code.Unavailable, Code.DeadlineExceeded, Code.Unknown].includes(err.code)) {
           await new Promise((r) => setTimeout(r, RETRY_MS[i]));
           continue;
+        }
+        // The view answered was already behind (e.g. an update still on its way): nothing
+        // went wrong for the player, so read the view again instead of showing an error.
+        if (err instanceof ConnectError && err.code === Code.Aborted && STALE.includes(errorReason(err))) {
+          await this.refresh();
+          return "";
         }
         return errorText(err);
       }

@@ -100,6 +100,7 @@ function LiveGame(props: { pass: SeatPass; spectate: boolean }) {
       cat={cat}
       header={header}
       mode={props.spectate ? "watch" : "play"}
+      submitting={snap.submitting}
       onChoose={(o) => conn.submit(view.decision?.decisionId ?? "", o.id)}
       onReplay={() => go(`/replay/${view.gameId}`)}
     />

@@ -23,12 +23,14 @@ interface Props {
   onChoose?: (o: Option) => Promise<string>;
   onReplay?: () => void;
   mode: "play" | "watch" | "replay";
+  /** An answer is on its way: nothing can be chosen until it is answered. */
+  submitting?: boolean;
 }
 
 export function GameView(props: Props) {
   const { view, cat } = props;
   const model = useMemo(() => buildModel(view, cat), [view, cat]);
-  const options = props.mode === "play" ? (view.decision?.options ?? []) : [];
+  const options = useMemo(() => (props.mode === "play" && !props.submitting ? (view.decision?.options ?? []) : []), [props.mode, props.submitting, view]);
   const targets = useMemo(() => targetsOf(options, cat), [options, cat]);
   const [focus, setFocus] = useState<{ key: string; label: string; options: Option[] } | null>(null);
   const [hover, setHover] = useState("");
@@ -105,7 +107,7 @@ export function GameView(props: Props) {
         </div>
         <aside class="side-col">
           {props.mode === "play" && (
-            <Decision view={view} focus={focus} onClearFocus={() => setFocus(null)} onChoose={props.onChoose ?? (async () => "")} targetOf={(o) => targetOf(o, cat)} spaceName={spaceName} onHover={setHover} explain={explain} />
+            <Decision view={view} submitting={!!props.submitting} focus={focus} onClearFocus={() => setFocus(null)} onChoose={props.onChoose ?? (async () => "")} targetOf={(o) => targetOf(o, cat)} spaceName={spaceName} onHover={setHover} explain={explain} />
           )}
           {props.mode !== "play" && view.decision?.decisionId && !view.result && (
             <section class="decision card waiting">

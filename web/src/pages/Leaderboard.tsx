@@ -7,9 +7,10 @@ import { session } from "../lib/session";
 
 export function Leaderboard() {
   const [rulesId, setRulesId] = useState("ncw");
-  const list = useAsync(() => lobby.getLeaderboard({ rulesId, page: { pageSize: 50 } }), [rulesId]);
+  // the title travels with its answer: the table never shows one title's rows under another's name
+  const list = useAsync(async () => ({ rulesId, res: await lobby.getLeaderboard({ rulesId, page: { pageSize: 50 } }) }), [rulesId]);
   const me = session.value?.playerId;
-  const player = useAsync(() => lobby.getPlayer({}), []);
+  const player = useAsync(() => lobby.getPlayer({}), [rulesId]);
   const mine = player.data?.player?.ratings.find((r) => r.rulesId === rulesId);
   return (
     <main class="page" data-testid="leaderboard-page">
@@ -27,7 +28,7 @@ export function Leaderboard() {
         {mine ? `Your rating: ${mine.ordinal.toFixed(1)} after ${mine.games} game${mine.games === 1 ? "" : "s"} (μ ${mine.mu.toFixed(1)}, σ ${mine.sigma.toFixed(1)})` : player.data?.player?.guest ? "Guests are not rated: register an account to appear here." : "You have no rated game of this title yet."}
       </p>
       <section class="card">
-        <table class="leaderboard" data-testid="leaderboard">
+        <table class="leaderboard" data-testid="leaderboard" data-rules-id={list.data?.rulesId === rulesId && !player.loading ? rulesId : ""}>
           <thead>
             <tr>
               <th scope="col">#</th>
@@ -37,8 +38,8 @@ export function Leaderboard() {
             </tr>
           </thead>
           <tbody>
-            {(list.data?.entries ?? []).map((e) => (
-              <tr class={e.player?.playerId === me ? "me" : ""} data-testid="leaderboard-row">
+            {(list.data?.res.entries ?? []).map((e) => (
+              <tr class={e.player?.playerId === me ? "me" : ""} data-testid="leaderboard-row" data-player-id={e.player?.playerId} data-player-name={e.player?.displayName}>
                 <td>{e.rank}</td>
                 <td>
                   {e.player?.displayName}
@@ -50,7 +51,7 @@ export function Leaderboard() {
             ))}
           </tbody>
         </table>
-        {!list.loading && !(list.data?.entries.length) && <p class="muted">No rated game yet.</p>}
+        {!list.loading && !(list.data?.res.entries.length) && <p class="muted">No rated game yet.</p>}
       </section>
     </main>
   );

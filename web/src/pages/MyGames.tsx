@@ -23,7 +23,8 @@ export function MyGames() {
     return () => clearInterval(t);
   }, []);
   const all = list.data?.games ?? [];
-  const live = all.filter((g) => g.status !== Table_Status.FINISHED);
+  // the games where it is my turn first (the lobby lists by activity), each group in the lobby's order
+  const live = all.filter((g) => g.status !== Table_Status.FINISHED).sort((a, b) => Number(b.myTurn) - Number(a.myTurn));
   const finished = all.filter((g) => g.status === Table_Status.FINISHED);
   const row = (g: MyGame) => {
     const t = titleOf(g.rulesId || g.game);
@@ -50,7 +51,7 @@ export function MyGames() {
         <div class="row">
           {deadline > 0 && g.status !== Table_Status.FINISHED && (
             <span class={`clock${deadline - now < 60000 ? " low" : ""}`} data-testid="mygame-clock">
-              ⏱ {formatDuration(deadline - now)}
+              ◷ {formatDuration(deadline - now)}
             </span>
           )}
           {g.myTurn && <span class="badge turn">Your turn</span>}
