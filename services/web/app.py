@@ -65,6 +65,10 @@ class Gateway:
     async def _forward(
         self, service: ServiceApp, scope: Scope, receive: Receive, send: Send
     ) -> None:
+        app = service.json if _wants_json(scope) else service.binary
+        if scope["path"] not in service.streaming:
+            await app(scope, receive, send)  # type: ignore[arg-type]
+            return
         disconnected = asyncio.Event()
 
         async def watched_receive() -> Any:
@@ -75,7 +79,7 @@ class Gateway:
 
         token = DISCONNECTED.set(disconnected)
         try:
-            await service.app(scope, watched_receive, send)  # type: ignore[arg-type]
+            await app(scope, watched_receive, send)  # type: ignore[arg-type]
         finally:
             DISCONNECTED.reset(token)
 
@@ -100,6 +104,17 @@ class Gateway:
                 await self.upstreams.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+
+def _wants_json(scope: Scope) -> bool:
+    """Whether a call is Connect JSON (its content type, or a GET's `encoding`); every
+    other call goes to the binary pass-through (a wrong type is refused there)."""
+    if scope["method"] == "GET":
+        return b"encoding=json" in scope.get("query_string", b"")
+    for name, value in scope["headers"]:
+        if name == b"content-type":
+            return b"json" in value.lower()
+    return False
 
 
 async def _json(send: Send, status: int, body: dict[str, Any]) -> None:

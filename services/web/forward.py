@@ -1,32 +1,37 @@
-"""Forwarding of every RPC of every generated Connect service to its gRPC upstream.
+"""Forwarding of every RPC of every service in the protos to its gRPC upstream.
 
-The Connect applications come from `make proto` (protoc-gen-connect-python writes a
-`*_connect.py` beside each `*_pb2.py`): each gives the URL paths, message types and kind
-(unary or server stream) of its service's methods. The gateway implements each service's
-protocol with one generic forwarder whose handlers read the method from the request
-context, so a new RPC in proto/ is forwarded after `make proto` without any code here.
+Each service gets two connect-python applications over one forwarder (`ServiceApp`):
+
+- `binary` (Connect, gRPC-Web and gRPC with binary protobuf, what the browser sends):
+  endpoints whose messages are `RawMessage`s, so the request body's bytes go to the
+  upstream call unparsed and the upstream's answer bytes go back unparsed (gRPC identity
+  serializers on one shared channel per upstream address);
+- `json` (Connect JSON): the same endpoints with the real message classes, since JSON
+  must be converted: parsed into the message, serialized for gRPC, and back.
+
+Errors (code, message, google.rpc.Status details), deadlines, metadata, server streams
+and metrics are the forwarder's, whichever the encoding.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
-import importlib
-import inspect
-import pkgutil
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import grpc
+from connectrpc.method import MethodInfo
 from connectrpc.request import RequestContext
-from connectrpc.server import ConnectASGIApplication
+from connectrpc.server import ConnectASGIApplication, Endpoint
 from google.protobuf.message import Message
 
 from services.common.logging import get_logger
 from services.web import metrics, wire
+from services.web.methods import Method, load_game_messages, services
+from services.web.passthrough import RawMessage, SmallGzip
 from services.web.upstream import Upstreams
 
 log = get_logger("web")
@@ -40,78 +45,54 @@ FAILURES = frozenset(
     }
 )
 
-APP_SUFFIX = "ASGIApplication"
-# Set per HTTP request by the gateway app: an event set when the browser goes away, so an
-# idle server stream stops its upstream call at once instead of at its next message.
+# Set per streaming HTTP request by the gateway app: an event set when the browser goes
+# away, so an idle server stream stops its upstream call at once, not at its next message.
 DISCONNECTED: contextvars.ContextVar[asyncio.Event | None] = contextvars.ContextVar(
     "warroom_web_disconnected", default=None
 )
+Context = RequestContext[Any, Any]
 
 
-@dataclass(frozen=True)
-class ServiceApp:
-    """One generated Connect application bound to its upstream."""
+class Route:
+    """One forwarded method: its upstream callable (made on first use) and metrics."""
 
-    name: str
-    path: str
-    app: ConnectASGIApplication[Any]
+    __slots__ = ("_call", "_channel", "latency", "method", "ok")
 
+    def __init__(self, method: Method, channel: Callable[[], grpc.aio.Channel]) -> None:
+        self.method = method
+        self.latency = metrics.LATENCY.labels(method.service, method.name)
+        self.ok = metrics.RPCS.labels(method.service, method.name, "OK")
+        self._channel = channel
+        self._call: Any = None
 
-def generated_services(package: str = "warroom.v1") -> list[tuple[type[Any], type[Any]]]:
-    """(ASGI application class, service protocol class) of every generated Connect service."""
-    root = importlib.import_module(package)
-    found: list[tuple[type[Any], type[Any]]] = []
-    for info in sorted(pkgutil.iter_modules(root.__path__), key=lambda i: i.name):
-        if info.name.endswith("_connect"):
-            found.extend(_services_in(importlib.import_module(f"{package}.{info.name}")))
-    return found
+    def call(self) -> Any:
+        """The bytes-in, bytes-out grpc.aio multicallable of this method."""
+        if self._call is None:
+            channel = self._channel()
+            factory = channel.unary_stream if self.method.server_streaming else channel.unary_unary
+            self._call = factory(self.method.path)
+        return self._call
 
+    def observe(self, code: str, started: float) -> None:
+        """Count one finished call."""
+        (self.ok if code == "OK" else self.counter(code)).inc()
+        self.latency.observe(time.perf_counter() - started)
 
-def _services_in(module: ModuleType) -> list[tuple[type[Any], type[Any]]]:
-    pairs = []
-    for name, cls in inspect.getmembers(module, inspect.isclass):
-        if (
-            name.endswith(APP_SUFFIX)
-            and issubclass(cls, ConnectASGIApplication)
-            and cls.__module__ == module.__name__
-        ):
-            pairs.append((cls, getattr(module, name.removesuffix(APP_SUFFIX))))
-    return pairs
+    def counter(self, code: str) -> Any:
+        return metrics.RPCS.labels(self.method.service, self.method.name, code)
 
 
 class Forwarder:
-    """Implements a generated service protocol by forwarding each call upstream.
+    """Forwards a service's calls, as bytes, to its upstream."""
 
-    Every public method of the protocol becomes an attribute: unary methods (`async def` in
-    the protocol) forward with `unary_unary`, server-streaming ones with `unary_stream`.
-    """
-
-    def __init__(
-        self, protocol: type[Any], service: str, upstreams: Upstreams, default_timeout: float
-    ) -> None:
+    def __init__(self, service: str, upstreams: Upstreams, default_timeout: float) -> None:
         self.service = service
         self._upstreams = upstreams
         self._timeout = default_timeout
-        self._callables: dict[str, Any] = {}
-        for name, function in inspect.getmembers(protocol, inspect.isfunction):
-            if not name.startswith("_"):
-                unary = inspect.iscoroutinefunction(function)
-                setattr(self, name, self._unary if unary else self._stream)
 
-    def _callable(self, ctx: RequestContext[Any, Any], streaming: bool) -> Any:
-        method = ctx.method()
-        path = f"/{method.service_name}/{method.name}"
-        found = self._callables.get(path)
-        if found is None:
-            channel = self._upstreams.channel(self.service)
-            factory = channel.unary_stream if streaming else channel.unary_unary
-            found = factory(
-                path,
-                request_serializer=_serialize,
-                response_deserializer=method.output.FromString,
-            )
-            self._callables[path] = found
-        return found
+    def route(self, method: Method) -> Route:
+        """The route of one of this service's methods."""
+        return Route(method, lambda: self._upstreams.channel(self.service))
 
     def _log_failure(self, error: grpc.aio.AioRpcError, method: str) -> None:
         if error.code() in FAILURES:
@@ -124,39 +105,40 @@ class Forwarder:
                 details=error.details(),
             )
 
-    def _metadata(self, ctx: RequestContext[Any, Any]) -> wire.Metadata:
-        return wire.outgoing_metadata(ctx.request_headers(), ctx.client_address())
+    def _failed(self, error: grpc.aio.AioRpcError, route: Route, ctx: Context) -> Exception:
+        self._log_failure(error, route.method.name)
+        wire.copy_metadata(error.initial_metadata(), ctx.response_headers())
+        wire.copy_metadata(error.trailing_metadata(), ctx.response_trailers())
+        return wire.connect_error(error, self.service)
 
-    async def _unary(self, request: Message, ctx: RequestContext[Any, Any]) -> Message:
-        name = ctx.method().name
+    async def unary(self, route: Route, request: bytes, ctx: Context) -> bytes:
+        """Forward one unary call; its answer's bytes (a ConnectError on failure)."""
         started = time.perf_counter()
         code = "OK"
-        call = self._callable(ctx, streaming=False)(
+        call = route.call()(
             request,
-            metadata=self._metadata(ctx),
+            metadata=wire.outgoing_metadata(ctx.request_headers(), ctx.client_address()),
             timeout=wire.timeout_seconds(ctx.timeout_ms(), self._timeout),
         )
         try:
-            response: Message = await call
+            response: bytes = await call
         except grpc.aio.AioRpcError as error:
             code = error.code().name
-            self._log_failure(error, name)
-            wire.copy_metadata(error.initial_metadata(), ctx.response_headers())
-            wire.copy_metadata(error.trailing_metadata(), ctx.response_trailers())
-            raise wire.connect_error(error, self.service) from None
+            raise self._failed(error, route, ctx) from None
         finally:
-            metrics.observe(self.service, name, code, time.perf_counter() - started)
+            route.observe(code, started)
         wire.copy_metadata(await call.initial_metadata(), ctx.response_headers())
         wire.copy_metadata(await call.trailing_metadata(), ctx.response_trailers())
         return response
 
-    async def _stream(self, request: Message, ctx: RequestContext[Any, Any]) -> AsyncIterator[Any]:
-        name = ctx.method().name
+    async def stream(self, route: Route, request: bytes, ctx: Context) -> AsyncIterator[bytes]:
+        """Forward one server stream; its messages' bytes (a ConnectError on failure)."""
+        name = route.method.name
         started = time.perf_counter()
         code = "OK"
-        call = self._callable(ctx, streaming=True)(
+        call = route.call()(
             request,
-            metadata=self._metadata(ctx),
+            metadata=wire.outgoing_metadata(ctx.request_headers(), ctx.client_address()),
             timeout=wire.timeout_seconds(ctx.timeout_ms(), None),
         )
         disconnected = DISCONNECTED.get()
@@ -174,23 +156,17 @@ class Forwarder:
             wire.copy_metadata(await call.trailing_metadata(), ctx.response_trailers())
         except grpc.aio.AioRpcError as error:
             code = error.code().name
-            self._log_failure(error, name)
-            wire.copy_metadata(error.trailing_metadata(), ctx.response_trailers())
-            raise wire.connect_error(error, self.service) from None
+            raise self._failed(error, route, ctx) from None
         except (asyncio.CancelledError, GeneratorExit):
             code = "CANCELLED"
             raise
         finally:
             call.cancel()
             metrics.STREAMS.labels(self.service, name).dec()
-            metrics.observe(self.service, name, code, time.perf_counter() - started)
+            route.observe(code, started)
 
 
-def _serialize(message: Message) -> bytes:
-    return message.SerializeToString()
-
-
-async def _next_message(call: Any, disconnected: asyncio.Event | None) -> Any | None:
+async def _next_message(call: Any, disconnected: asyncio.Event | None) -> bytes | None:
     """The next upstream message; None at the end of the stream or when the client left."""
     if disconnected is None:
         message = await call.read()
@@ -208,17 +184,111 @@ async def _next_message(call: Any, disconnected: asyncio.Event | None) -> Any | 
     return None if message is grpc.aio.EOF else message
 
 
+def _binary_endpoint(forwarder: Forwarder, route: Route) -> Any:
+    """The endpoint passing a method's bytes through untouched."""
+    info = _info(route.method, RawMessage, RawMessage)
+    if route.method.server_streaming:
+
+        async def stream(request: RawMessage, ctx: Context) -> AsyncIterator[RawMessage]:
+            async for data in forwarder.stream(route, request.data, ctx):
+                yield RawMessage(data)
+
+        return Endpoint.server_stream(info, stream)
+
+    async def unary(request: RawMessage, ctx: Context) -> RawMessage:
+        return RawMessage(await forwarder.unary(route, request.data, ctx))
+
+    return Endpoint.unary(info, unary)
+
+
+def _json_endpoint(forwarder: Forwarder, route: Route) -> Any:
+    """The endpoint converting a method's messages (Connect JSON <-> protobuf bytes)."""
+    method = route.method
+    decode = method.output.FromString
+    info = _info(method, method.input, method.output)
+    if method.server_streaming:
+
+        async def stream(request: Message, ctx: Context) -> AsyncIterator[Message]:
+            async for data in forwarder.stream(route, request.SerializeToString(), ctx):
+                yield decode(data)
+
+        return Endpoint.server_stream(info, stream)
+
+    async def unary(request: Message, ctx: Context) -> Message:
+        return decode(await forwarder.unary(route, request.SerializeToString(), ctx))
+
+    return Endpoint.unary(info, unary)
+
+
+def _info(method: Method, input: type[Any], output: type[Any]) -> MethodInfo[Any, Any]:
+    return MethodInfo(
+        name=method.name,
+        service_name=method.service,
+        input=input,
+        output=output,
+        idempotency_level=method.idempotency,
+    )
+
+
+class ForwardingApplication(ConnectASGIApplication[Forwarder]):
+    """connect-python's ASGI application for one service, with the given endpoints."""
+
+    def __init__(
+        self,
+        path: str,
+        forwarder: Forwarder,
+        endpoints: dict[str, Any],
+        read_max_bytes: int,
+    ) -> None:
+        super().__init__(
+            service=forwarder,
+            endpoints=lambda _service: endpoints,
+            read_max_bytes=read_max_bytes,
+            compressions=[SmallGzip()],
+        )
+        self._path = path
+
+    @property
+    def path(self) -> str:
+        """`/<package>.<Service>`."""
+        return self._path
+
+
+@dataclass(frozen=True)
+class ServiceApp:
+    """One service's applications (binary pass-through and JSON) and its streaming paths."""
+
+    name: str
+    path: str
+    binary: ForwardingApplication
+    json: ForwardingApplication
+    streaming: frozenset[str]
+
+
+def service_app(
+    name: str, methods: Iterable[Method], forwarder: Forwarder, read_max_bytes: int
+) -> ServiceApp:
+    """The two applications of a service forwarded by `forwarder`."""
+    routes = [forwarder.route(m) for m in methods]
+    binary = {r.method.path: _binary_endpoint(forwarder, r) for r in routes}
+    typed = {r.method.path: _json_endpoint(forwarder, r) for r in routes}
+    path = f"/{name}"
+    return ServiceApp(
+        name,
+        path,
+        ForwardingApplication(path, forwarder, binary, read_max_bytes),
+        ForwardingApplication(path, forwarder, typed, read_max_bytes),
+        frozenset(r.method.path for r in routes if r.method.server_streaming),
+    )
+
+
 def build_apps(
     upstreams: Upstreams, default_timeout: float, read_max_bytes: int
 ) -> list[ServiceApp]:
-    """One Connect application per generated service that has an upstream."""
-    apps: list[ServiceApp] = []
-    for app_class, protocol in generated_services():
-        probe = app_class(service=object(), read_max_bytes=read_max_bytes)
-        service = probe.path.strip("/")
-        if not upstreams.known(service):
-            continue
-        forwarder = Forwarder(protocol, service, upstreams, default_timeout)
-        app = app_class(service=forwarder, read_max_bytes=read_max_bytes)
-        apps.append(ServiceApp(service, probe.path, app))
-    return apps
+    """The applications of every service in the protos that has an upstream."""
+    load_game_messages()
+    return [
+        service_app(name, methods, Forwarder(name, upstreams, default_timeout), read_max_bytes)
+        for name, methods in services().items()
+        if upstreams.known(name)
+    ]

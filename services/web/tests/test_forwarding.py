@@ -15,7 +15,7 @@ from google.rpc import error_details_pb2
 
 from services.game.tests.helpers import create, status_of
 from services.web import metrics
-from services.web.forward import generated_services
+from services.web.methods import services
 from services.web.tests.conftest import Stack
 from warroom.v1 import bots_pb2, catalog_pb2, game_pb2, lobby_pb2
 from warroom.v1.bots_connect import BotServiceClient
@@ -36,13 +36,18 @@ def reason_of(error: ConnectError) -> str:
     return ""
 
 
-def test_every_generated_service_is_found() -> None:
-    names = {app.__name__ for app, _ in generated_services()}
+def test_every_service_in_the_protos_is_found() -> None:
+    found = services()
     assert {
-        "LobbyServiceASGIApplication",
-        "GameServiceASGIApplication",
-        "BotServiceASGIApplication",
-    } <= names
+        "warroom.v1.LobbyService",
+        "warroom.v1.GameService",
+        "warroom.v1.BotService",
+        "warroom.v1.CatalogService",
+    } <= set(found)
+    game = {m.name: m for m in found["warroom.v1.GameService"]}
+    assert game["SubmitAction"].input is game_pb2.SubmitActionRequest
+    assert game["SubmitAction"].output is game_pb2.SubmitActionResponse
+    assert game["WatchGame"].server_streaming and not game["GetView"].server_streaming
 
 
 async def test_lobby_login_and_authorized_call(stack: Stack) -> None:
@@ -58,10 +63,11 @@ async def test_lobby_login_and_authorized_call(stack: Stack) -> None:
         assert caught.value.code is Code.UNAUTHENTICATED
 
 
-async def test_game_calls_and_errors_with_details(stack: Stack) -> None:
+@pytest.mark.parametrize("proto_json", [False, True], ids=["binary", "json"])
+async def test_game_calls_and_errors_with_details(stack: Stack, proto_json: bool) -> None:
     created = await create(stack.authority.stub, stack.settings)
     gid, tokens = created.game_id, list(created.seat_tokens)
-    async with GameServiceClient(stack.url) as game:
+    async with GameServiceClient(stack.url, proto_json=proto_json) as game:
         view = (await game.get_view(game_pb2.GetViewRequest(game_id=gid, token=tokens[0]))).view
         assert view.game_id == gid and view.seat == 0
         decision = view.decision
