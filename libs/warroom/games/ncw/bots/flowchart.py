@@ -16,6 +16,7 @@ from warroom.games.ncw.bots.board import (
     BLOC,
     MEDIA_SIGN,
     Board,
+    CountryFacts,
     coup_cost,
     pos_cost,
     reinforced,
@@ -122,16 +123,50 @@ def _in_scope(board: Board, power: str, country: str, spend: Spend) -> bool:
     return spend.regions is None or facts.region in spend.regions
 
 
+_NONE_BLOCKED: frozenset[str] = frozenset()
+
+_Home = tuple[Mapping[str, CountryFacts], PriorityRegion, frozenset[str], tuple[str, ...]]
+_HOME: dict[tuple[int, int, int], _Home] = {}
+"""`_home_names` by the ids of its arguments, holding them so the ids stay theirs."""
+
+
+def _home_names(
+    facts: Mapping[str, CountryFacts], table: PriorityRegion, blocked: frozenset[str]
+) -> tuple[str, ...]:
+    """The table's countries that lie in its region and are not blocked, in the table's order
+    (memoized by identity: the facts and blocked sets a board holds are never mutated)."""
+    key = (id(facts), id(table), id(blocked))
+    found = _HOME.get(key)
+    if found is None or found[0] is not facts or found[1] is not table or found[2] is not blocked:
+        if len(_HOME) >= 4096:
+            _HOME.clear()
+        home = tuple(
+            c
+            for c in table.names
+            if (f := facts.get(c)) is not None and f.region == table.region and c not in blocked
+        )
+        found = _HOME[key] = (facts, table, blocked, home)
+    return found[3]
+
+
+def _scoped(board: Board, power: str, table: PriorityRegion, spend: Spend) -> Iterable[str]:
+    """The countries a step examines in a table: in the table's (or the card's) order, in
+    scope (`_in_scope`) and in the table's region."""
+    if spend.countries is None and spend.regions is None:
+        return _home_names(board.facts, table, board.blocked.get(power, _NONE_BLOCKED))
+    facts = board.facts
+    return [
+        c
+        for c in _order(table, spend)
+        if _in_scope(board, power, c, spend) and facts[c].region == table.region
+    ]
+
+
 def step1(board: Board, power: str, table: PriorityRegion, spend: Spend) -> Action | None:
     """Step 1: place control in the first affordable uncontrolled country of the table."""
     if not board.can_enter(power, table.region):
         return None
-    for country in _order(table, spend):
-        if (
-            not _in_scope(board, power, country, spend)
-            or board.facts[country].region != table.region
-        ):
-            continue
+    for country in _scoped(board, power, table, spend):
         if country in board.control or country in spend.moved:
             continue
         cost = pos_cost(board, country, power)
@@ -147,10 +182,8 @@ def step2(board: Board, power: str, table: PriorityRegion, spend: Spend) -> Acti
     bloc = BLOC[power]
     targets = [
         c
-        for c in _order(table, spend)
-        if _in_scope(board, power, c, spend)
-        and board.facts[c].region == table.region
-        and board.control.get(c) not in (None, power)
+        for c in _scoped(board, power, table, spend)
+        if board.control.get(c) not in (None, power)
         and c not in spend.moved
         and _may_attack(board, power, c, table.region)
     ]
@@ -245,13 +278,7 @@ def step7(board: Board, prof: Profile, spend: Spend) -> Action | None:
     power = prof.power
     bloc = BLOC[power]
     for table in step7_regions(board, prof):
-        own = [
-            c
-            for c in _order(table, spend)
-            if _in_scope(board, power, c, spend)
-            and board.facts[c].region == table.region
-            and board.control.get(c) == power
-        ]
+        own = [c for c in _scoped(board, power, table, spend) if board.control.get(c) == power]
         for country in own:
             if board.tokens.get(country) not in (None, bloc):
                 return Action("remove_token", "7A", 1, country, table.region)
