@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 from operator import attrgetter
 
 from warroom.engine.model import Decision
@@ -147,10 +147,20 @@ def rank_countries(state: NcwState, power: int, card: int = -1) -> list[str]:
     The card's Annex IV list first, then the bot's priority tables from the first region
     without reinforced control, then every other country by VP value.
     """
-    t = content.tables()
     board = board_of(state)
+    prof = profile(POWERS[power])
+    tables_ = open_regions(board, prof) + step7_regions(board, prof)
+    return list(_ranked(power, card, tuple(t.region for t in tables_)))
+
+
+@lru_cache(maxsize=4096)
+def _ranked(power: int, card: int, regions: tuple[str, ...]) -> tuple[str, ...]:
+    """`rank_countries` once the board has given the order of the bot's priority `regions`."""
+    t = content.tables()
     name = POWERS[power]
     prof = profile(name)
+    by_region = {table.region: table for table in prof.priority}
+    assert len(by_region) == len(prof.priority), f"{name}: a region twice in the priority"
     ordered: list[str] = []
     stats = t.cards.get(card)
     row = tables().interpretation(name, stats.name) if stats is not None else None
@@ -161,8 +171,8 @@ def rank_countries(state: NcwState, power: int, card: int = -1) -> list[str]:
         if row.table:
             for table in profile(row.table).priority:
                 ordered.extend(table.names)
-    for table in open_regions(board, prof) + step7_regions(board, prof):
-        ordered.extend(table.names)
+    for region in regions:
+        ordered.extend(by_region[region].names)
     ordered.extend(_by_value())
     seen: set[str] = set()
     out: list[str] = []
@@ -172,7 +182,7 @@ def rank_countries(state: NcwState, power: int, card: int = -1) -> list[str]:
             continue
         seen.add(country)
         out.append(t.countries[index[country]].id)
-    return out
+    return tuple(out)
 
 
 @cache
