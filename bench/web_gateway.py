@@ -176,6 +176,60 @@ def start_gateway(
     return subprocess.Popen(command, cwd=root, env=env)
 
 
+Results = dict[tuple[str, str], list[float]]
+
+
+async def measure(
+    styles: list[str],
+    calls: int,
+    concurrency: int,
+    rounds: int,
+    trees: dict[str, Path],
+    profile: str | None = None,
+) -> Results:
+    """(tree name, client style) -> the gateway's CPU microseconds per call of each round.
+
+    One gateway per tree (`current` is this checkout), all forwarding to one canned upstream,
+    driven in turn, round after round, so that the machine's load falls on each alike.
+    """
+    upstream_port = free_port()
+    upstream = start_upstream(upstream_port)
+    gateways = {}
+    for name, root in trees.items():
+        port = free_port()
+        gateways[name] = (port, start_gateway(upstream_port, port, profile, root))
+    results: Results = {}
+    try:
+        wait_port(upstream_port, upstream)
+        for port, process in gateways.values():
+            wait_port(port, process)
+        for _ in range(rounds):
+            for style in styles:
+                for name, (port, process) in gateways.items():
+                    url = f"http://127.0.0.1:{port}"
+                    cpu, _wall = await drive(url, style, calls, concurrency, process.pid)
+                    results.setdefault((name, style), []).append(cpu * 1e6)
+    finally:
+        for _port, process in gateways.values():
+            process.send_signal(signal.SIGINT)
+            process.wait(30)
+        upstream.kill()
+        upstream.wait(10)
+    return results
+
+
+def table(results: Results) -> list[str]:
+    """Markdown rows: min and median CPU per call, and every round's figure."""
+    lines = ["| gateway | client | CPU us/call, min | median | rounds |", "|---|---|---:|---:|---|"]
+    for (name, style), values in results.items():
+        ordered = sorted(values)
+        rounds = " ".join(f"{v:.0f}" for v in values)
+        lines.append(
+            f"| {name} | {style} | {ordered[0]:.0f} | {ordered[len(ordered) // 2]:.0f} | {rounds} |"
+        )
+    return lines
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=4000)
@@ -194,49 +248,16 @@ async def main() -> None:
     if args.upstream:
         await serve_upstream(args.upstream)
         return
-    upstream_port = free_port()
-    upstream = start_upstream(upstream_port)
     trees = {"current": ROOT} | ({"baseline": args.baseline} if args.baseline else {})
-    gateways = {}
-    for name, root in trees.items():
-        port = free_port()
-        gateways[name] = (port, start_gateway(upstream_port, port, args.profile, root))
-    results: dict[tuple[str, str], list[float]] = {}
-    try:
-        wait_port(upstream_port, upstream)
-        for port, process in gateways.values():
-            wait_port(port, process)
-        print(
-            f"load average {os.getloadavg()[0]:.2f}; {args.calls} calls, "
-            f"{args.concurrency} in flight, {args.rounds} round(s)"
-        )
-        for _ in range(args.rounds):
-            for style in args.styles.split(","):
-                for name, (port, process) in gateways.items():
-                    cpu, _wall = await drive(
-                        f"http://127.0.0.1:{port}",
-                        style,
-                        args.calls,
-                        args.concurrency,
-                        process.pid,
-                    )
-                    results.setdefault((name, style), []).append(cpu * 1e6)
-        print(f"load average at the end {os.getloadavg()[0]:.2f}")
-        print("| gateway | client | CPU us/call, min | median | rounds |")
-        print("|---|---|---:|---:|---|")
-        for (name, style), values in results.items():
-            ordered = sorted(values)
-            print(
-                f"| {name} | {style} | {ordered[0]:.0f} | {ordered[len(ordered) // 2]:.0f} | "
-                + " ".join(f"{v:.0f}" for v in values)
-                + " |"
-            )
-    finally:
-        for _port, process in gateways.values():
-            process.send_signal(signal.SIGINT)
-            process.wait(30)
-        upstream.kill()
-        upstream.wait(10)
+    print(
+        f"load average {os.getloadavg()[0]:.2f}; {args.calls} calls, "
+        f"{args.concurrency} in flight, {args.rounds} round(s)"
+    )
+    results = await measure(
+        args.styles.split(","), args.calls, args.concurrency, args.rounds, trees, args.profile
+    )
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
+    print("\n".join(table(results)))
 
 
 if __name__ == "__main__":

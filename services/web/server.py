@@ -21,6 +21,11 @@ from services.web.app import Gateway
 from services.web.settings import WebSettings
 
 log = get_logger("web")
+# Idle keep-alive connections are closed after this long (uvicorn's default is 5 s). Longer
+# than a load balancer's or a browser's usual idle timeout (60 s), so that it is the client
+# that closes an idle connection: a server closing it as a request is sent resets that
+# request.
+KEEP_ALIVE_SECONDS = 75
 
 
 class _Server(uvicorn.Server):
@@ -100,6 +105,8 @@ async def start_gateway(
         log_config=None,
         access_log=False,
         ws="none",
+        http="httptools",
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
         timeout_graceful_shutdown=max(1, round(settings.web_shutdown_grace_seconds)),
         server_header=False,
     )
