@@ -1,13 +1,15 @@
 """Fan-out: WatchGame streams and the replica's subscription to the games' pub/sub channels.
 
 One pub/sub connection per replica follows the channels of the games watched here; a
-message wakes the replica, which catches up from SQL and wakes its local watchers. Each
-watcher renders its own seat-filtered view per version.
+message that is news to the replica (not its own write) wakes it: it catches up from SQL
+and wakes its local watchers. Each watcher renders its own seat-filtered view per version
+(the parts a frame shows one viewer are rendered once: `views.render`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -16,12 +18,45 @@ from services.game import metrics
 from services.game.cache import GameCache
 from services.game.callers import Callers
 from services.game.core import Core
-from services.game.live import LiveGame
+from services.game.live import Frame, LiveGame
 from services.game.views import seat_view, spectator_head
-from warroom.api import convert
-from warroom.v1 import game_pb2
+from warroom.v1 import common_pb2, game_pb2
 
 log = get_logger("game.fanout")
+
+
+def is_news(live: LiveGame, data: bytes | str) -> bool:
+    """Whether an update message tells this replica something it does not hold: a version
+    past its head, or a seat epoch other than its own. The replica's own writes (already
+    applied here before they are announced) are not news: no Redis read follows them."""
+    try:
+        update = json.loads(data)
+    except ValueError:
+        return True
+    if not isinstance(update, dict):
+        return True
+    version, epoch = update.get("v"), update.get("s")
+    if isinstance(version, int):
+        return version > live.version
+    if isinstance(epoch, int):
+        return epoch != live.epoch
+    return True
+
+
+def _response(
+    live: LiveGame,
+    viewer: int | None,
+    frame: Frame,
+    recent: int,
+    events: list[common_pb2.GameEvent] | None,
+) -> game_pb2.WatchGameResponse:
+    """One stream message: the viewer's view at `frame` (rendered in place) and its events
+    (that version's own, or without `events` the last `recent`)."""
+    response = game_pb2.WatchGameResponse(version=frame.version)
+    view = seat_view(live, viewer, frame, recent, events, into=response.view)
+    response.events.extend(view.events)
+    response.content_version = view.content_version
+    return response
 
 
 class Fanout:
@@ -67,13 +102,7 @@ class Fanout:
 
         if from_version <= 0:
             frame = await self.cache.frame_at(live, head())
-            view = seat_view(live, viewer, frame, recent)
-            yield game_pb2.WatchGameResponse(
-                version=frame.version,
-                events=view.events,
-                view=view,
-                content_version=view.content_version,
-            )
+            yield _response(live, viewer, frame, recent, None)
             sent = frame.version
         else:
             sent = min(from_version, head())
@@ -81,14 +110,8 @@ class Fanout:
             target = head()
             if target > sent:
                 for frame in await self.cache.frames(live, sent, target):
-                    events = convert.event_messages(frame.events, frame.version, viewer)
-                    view = seat_view(live, viewer, frame, recent, events)
-                    yield game_pb2.WatchGameResponse(
-                        version=frame.version,
-                        events=events,
-                        view=view,
-                        content_version=view.content_version,
-                    )
+                    events = live.events_for(frame, viewer)
+                    yield _response(live, viewer, frame, recent, events)
                     sent = frame.version
                 continue
             if live.result is not None and sent >= live.version:
@@ -139,7 +162,7 @@ class Fanout:
             channel = message["channel"]
             channel = channel.decode() if isinstance(channel, bytes) else channel
             live = self.cache.games.get(channel.removeprefix(prefix))
-            if live is not None:
+            if live is not None and is_news(live, message["data"]):
                 task = asyncio.create_task(self.cache.sync(live))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)

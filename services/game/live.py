@@ -13,6 +13,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from google.protobuf import any_pb2
+
 from services.game.models import GameRow, GameSeatRow
 from warroom.api import convert, kinds
 from warroom.engine.errors import RulesError
@@ -32,6 +34,16 @@ class Frame:
     state: MatchState[Any]
     events: tuple[Event, ...]
     result: Result | None
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """What one viewer sees of `frame` that nothing later changes: the packed view and the
+    decision (None when nothing is pending). Shared: never modified once built."""
+
+    frame: Frame
+    view: any_pb2.Any
+    decision: common_pb2.Decision | None
 
 
 class Logged(Protocol):
@@ -94,6 +106,7 @@ class LiveGame:
         self._changed = asyncio.Event()
         self.bot_tokens: dict[str, int] = {}
         self.event_cache: dict[tuple[int, int | None], list[common_pb2.GameEvent]] = {}
+        self.rendered: dict[tuple[int, int | None], Rendered] = {}
         self.seat_cache: (
             tuple[tuple[int, int, int, int], list[common_pb2.Seat], MatchState[Any]] | None
         ) = None
@@ -154,7 +167,8 @@ class LiveGame:
         """Wait for the next change (at most `seconds`)."""
         event = self._changed
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), seconds)
+            async with asyncio.timeout(seconds):  # no extra task, unlike wait_for
+                await event.wait()
 
     def pending_for(self, seat: int) -> Decision | None:
         """The pending decision when this seat must act in it."""

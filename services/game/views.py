@@ -2,6 +2,13 @@
 
 Pure functions over a `LiveGame` and a `Frame` (no I/O). A spectator (viewer None) sees
 the public view, `spectator_delay_versions` behind the head until the game ends.
+
+What a frame shows one viewer and nothing later changes (the packed, seat-filtered view and
+the decision) is rendered once per (frame, viewer) and kept on the live game
+(`LiveGame.rendered`): a move's answer, the mover's own stream and a GetView of the same
+version share it. The entry is keyed by the viewer and checked against the frame itself, so
+a new version (or a frame rebuilt from SQL) is rendered afresh, and one seat's entry is
+never served to another.
 """
 
 from __future__ import annotations
@@ -10,9 +17,9 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
-from google.protobuf import json_format
+from google.protobuf import any_pb2, json_format
 
-from services.game.live import BOT, HUMAN, Frame, LiveGame
+from services.game.live import BOT, HUMAN, Frame, LiveGame, Rendered
 from services.game.models import GameSeatRow
 from services.game.owed import clock_of
 from warroom import catalog
@@ -22,6 +29,7 @@ from warroom.engine.model import Result
 from warroom.v1 import common_pb2, game_pb2
 
 DEFAULT_BOT = {"kind": "heuristic"}
+RENDERED_MAX = 64  # entries kept per live game (a few versions x every viewer)
 
 
 def seat_messages(live: LiveGame, state: MatchState[Any]) -> list[common_pb2.Seat]:
@@ -78,40 +86,62 @@ def recent_events(
     return out[-limit:]
 
 
+def render(live: LiveGame, viewer: int | None, frame: Frame, keep: bool = True) -> Rendered:
+    """The packed view and the decision `viewer` sees at `frame` (kept when `keep`)."""
+    key = (frame.version, viewer)
+    found = live.rendered.get(key)
+    if found is not None and found.frame is frame:
+        return found
+    state = frame.state
+    packed = any_pb2.Any()
+    # deterministic bytes: a replay's view hashes are the SHA-256 of exactly these bytes
+    packed.Pack(live.rules.view(state.game, viewer), deterministic=True)
+    decision = None
+    if frame.result is None and state.pending is not None:
+        decision = convert.decision_message(state.pending, frame.version, viewer)
+    out = Rendered(frame, packed, decision)
+    if keep:
+        if len(live.rendered) >= RENDERED_MAX:
+            live.rendered.clear()
+        live.rendered[key] = out
+    return out
+
+
 def seat_view(
     live: LiveGame,
     viewer: int | None,
     frame: Frame,
     recent: int,
     events: Sequence[common_pb2.GameEvent] | None = None,
+    into: game_pb2.SeatView | None = None,
+    keep: bool = True,
 ) -> game_pb2.SeatView:
-    """What `viewer` (None = spectator) sees of the game at `frame`.
+    """What `viewer` (None = spectator) sees of the game at `frame`, written into `into` (an
+    empty message, e.g. a response's field: no copy) or a new message.
 
-    Without `events`, the view carries the viewer's last `recent` visible events.
+    Without `events`, the view carries the viewer's last `recent` visible events. `keep`
+    False renders without touching the live game's cache (worker threads).
     """
     state = frame.state
-    view = game_pb2.SeatView(
-        game_id=live.id,
-        game=live.kind,  # type: ignore[arg-type]
-        variant=live.row.variant,
-        version=frame.version,
-        seat=-1 if viewer is None else viewer,
-        seats=seat_messages(live, state),
-        rules_id=live.row.rules_id,
-        content_version=catalog.content_version(live.row.rules_id),
-    )
-    # deterministic bytes: a replay's view hashes are the SHA-256 of exactly these bytes
-    view.view.Pack(live.rules.view(state.game, viewer), deterministic=True)
-    if frame.result is None and state.pending is not None:
-        decision = convert.decision_message(state.pending, frame.version, viewer)
-        if decision is not None:
-            view.decision.CopyFrom(decision)
-        if frame is live.frame:
-            add_clocks(view.seats, live.seats)
-            if viewer is not None and viewer in state.pending.options:
-                row = live.seats[viewer]
-                if row.clock_deadline is not None and row.controller == HUMAN:
-                    view.clock_deadline.FromDatetime(row.clock_deadline)
+    view = game_pb2.SeatView() if into is None else into
+    view.game_id = live.id
+    view.game = live.kind  # type: ignore[assignment]
+    view.variant = live.row.variant
+    view.version = frame.version
+    view.seat = -1 if viewer is None else viewer
+    view.seats.extend(seat_messages(live, state))
+    view.rules_id = live.row.rules_id
+    view.content_version = catalog.content_version(live.row.rules_id)
+    parts = render(live, viewer, frame, keep)
+    view.view.CopyFrom(parts.view)
+    if parts.decision is not None:
+        view.decision.CopyFrom(parts.decision)
+    if frame.result is None and state.pending is not None and frame is live.frame:
+        add_clocks(view.seats, live.seats)
+        if viewer is not None and viewer in state.pending.options:
+            row = live.seats[viewer]
+            if row.clock_deadline is not None and row.controller == HUMAN:
+                view.clock_deadline.FromDatetime(row.clock_deadline)
     if events is None:
         events = recent_events(live, viewer, frame.version, recent)
     view.events.extend(events)
@@ -131,7 +161,12 @@ def replay_views(
     """
     return [
         seat_view(
-            live, viewer, frame, 0, convert.event_messages(frame.events, frame.version, viewer)
+            live,
+            viewer,
+            frame,
+            0,
+            convert.event_messages(frame.events, frame.version, viewer),
+            keep=False,
         )
         for frame in frames
     ]

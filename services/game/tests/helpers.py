@@ -166,18 +166,29 @@ async def play_random(
             option = pick(view, rng)
             if option is None:
                 continue
-            await stub.SubmitAction(
-                game_pb2.SubmitActionRequest(
-                    game_id=gid,
-                    token=token,
-                    expected_version=view.version,
-                    decision_id=view.decision.decision_id,
-                    option_id=option.id,
-                )
-            )
+            await answer(stub, gid, token, view, option)
             referee.actions.append(Action(seat, option.id))
             if after is not None:
                 await after()
+
+
+async def answer(
+    stub: game_pb2_grpc.GameServiceAsyncStub,
+    game_id: str,
+    token: str,
+    view: game_pb2.SeatView,
+    option: common_pb2.Option,
+) -> game_pb2.SubmitActionResponse:
+    """Submit `option` of the decision in `view`, made on that view's version."""
+    return await stub.SubmitAction(
+        game_pb2.SubmitActionRequest(
+            game_id=game_id,
+            token=token,
+            expected_version=view.version,
+            decision_id=view.decision.decision_id,
+            option_id=option.id,
+        )
+    )
 
 
 def pick(view: game_pb2.SeatView, rng: random.Random) -> common_pb2.Option | None:

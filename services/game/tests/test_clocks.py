@@ -23,7 +23,7 @@ from services.common.db import make_engine, migrate
 from services.common.settings import Settings
 from services.game.scheduler import BOT_TASK, CLOCK_TASK, CeleryScheduler
 from services.game.tasks import expire
-from services.game.tests.helpers import create, start_replica
+from services.game.tests.helpers import answer, create, start_replica
 from warroom.v1 import common_pb2, game_pb2, game_pb2_grpc
 
 
@@ -82,15 +82,7 @@ async def _submit_random(
         return False
     option = rng.choice(list(view.decision.options))
     try:
-        await stub.SubmitAction(
-            game_pb2.SubmitActionRequest(
-                game_id=gid,
-                token=token,
-                expected_version=view.version,
-                decision_id=view.decision.decision_id,
-                option_id=option.id,
-            )
-        )
+        await answer(stub, gid, token, view, option)
     except grpc.aio.AioRpcError as error:
         if error.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
             raise

@@ -16,7 +16,15 @@ import grpc
 import pytest
 
 from services.common.settings import Settings
-from services.game.tests.helpers import Referee, async_stub, create, pick, start_replica, status_of
+from services.game.tests.helpers import (
+    Referee,
+    answer,
+    async_stub,
+    create,
+    pick,
+    start_replica,
+    status_of,
+)
 from warroom.engine.match import Action
 from warroom.engine.registry import get_rules
 from warroom.v1 import game_pb2
@@ -250,15 +258,7 @@ async def test_losing_redis_loses_no_game(settings: Settings, redis_client: obje
             seat = rng.choice([s for s, v in enumerate(views) if v.decision.options])
             option = pick(views[seat], rng)
             assert option is not None
-            await a.stub.SubmitAction(
-                game_pb2.SubmitActionRequest(
-                    game_id=gid,
-                    token=tokens[seat],
-                    expected_version=views[seat].version,
-                    decision_id=views[seat].decision.decision_id,
-                    option_id=option.id,
-                )
-            )
+            await answer(a.stub, gid, tokens[seat], views[seat], option)
             referee.actions.append(Action(seat, option.id))
             return True
 
