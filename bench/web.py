@@ -407,8 +407,13 @@ def report(
         "gateway (`python -m services.web`, uvloop) in front of a canned gRPC upstream that "
         "answers every SubmitAction with the same 0.5 KB SeatView, 100 calls in flight, "
         f"{args.cpu_calls} calls a round, 3 rounds; the gateway's process CPU per forwarded "
-        "call (`browser`: binary, as the web app sends; `json`: Connect JSON). Load average "
-        f"then: {os.getloadavg()[0]:.1f}.",
+        "call (`browser`: binary, as the web app sends; `json`: Connect JSON). Then each "
+        "half of a forwarded call alone: `HTTP server alone` is uvicorn as the gateway runs "
+        "it (httptools, uvloop) with a bare ASGI app answering the canned bytes, `grpc.aio "
+        "client alone` a bare client making the gateway's upstream call (bytes, metadata, "
+        "deadline) on uvloop, 100 in flight; what the gateway costs beyond their sum is "
+        "connect-python's request handling and the forwarder's (metadata, metrics). Load "
+        f"average then: {os.getloadavg()[0]:.1f}.",
         "",
         *web_gateway.table(micro),
         "",
@@ -471,6 +476,8 @@ async def main() -> None:
     micro = await web_gateway.measure(
         ["browser", "json"], args.cpu_calls, 100, 3, {"current": ROOT}
     )
+    halves = await asyncio.to_thread(web_gateway.floors, args.cpu_calls, 100, 3)
+    micro |= {(name, "browser"): values for name, values in halves.items()}
     body = report(args, sizes, loads, rows, load_avg, micro)
     print(body)
     if not args.no_write:

@@ -91,6 +91,83 @@ async def serve_upstream(port: int) -> None:
     await server.wait_for_termination()
 
 
+def serve_plain(port: int) -> None:
+    """uvicorn as the gateway runs it (httptools, uvloop), with an ASGI app that answers
+    every request with the canned bytes: the HTTP side of a forwarded call, alone."""
+    import uvicorn
+
+    answer = canned_response().SerializeToString()
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        while (await receive()).get("more_body"):
+            pass
+        headers = [(b"content-type", b"application/proto")]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": answer})
+
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        loop="uvloop",
+        http="httptools",
+        lifespan="off",
+        log_level="warning",
+        access_log=False,
+    )
+
+
+async def grpc_floor(port: int, calls: int, concurrency: int) -> float:
+    """CPU seconds per call of this process making grpc.aio calls to the canned upstream,
+    as the gateway makes them (bytes, metadata, deadline): the gRPC side, alone."""
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    call: Any = channel.unary_unary(f"/{SERVICE}/SubmitAction")
+    data = request().SerializeToString()
+    metadata = [("authorization", "Bearer seat-token")]
+    left = calls
+
+    async def loop() -> None:
+        nonlocal left
+        while left > 0:
+            left -= 1
+            await call(data, metadata=metadata, timeout=30)
+
+    await call(data, timeout=30)
+    began = time.process_time()
+    await asyncio.gather(*(loop() for _ in range(concurrency)))
+    used = time.process_time() - began
+    await channel.close()
+    return used / calls
+
+
+def floors(calls: int, concurrency: int, rounds: int) -> dict[str, list[float]]:
+    """Microseconds of CPU per call of each half of a forwarded call, measured alone: the
+    HTTP server answering canned bytes, and a grpc.aio client (on uvloop)."""
+    import uvloop
+
+    upstream_port, plain_port = free_port(), free_port()
+    upstream = start_upstream(upstream_port)
+    plain = subprocess.Popen([sys.executable, __file__, "--plain", str(plain_port)])
+    out: dict[str, list[float]] = {"HTTP server alone": [], "grpc.aio client alone": []}
+    try:
+        wait_port(upstream_port, upstream)
+        wait_port(plain_port, plain)
+        for _ in range(rounds):
+            url = f"http://127.0.0.1:{plain_port}"
+            cpu, _ = uvloop.run(drive(url, "browser", calls, concurrency, plain.pid))
+            out["HTTP server alone"].append(cpu * 1e6)
+            grpc_cpu = uvloop.run(grpc_floor(upstream_port, calls, concurrency))
+            out["grpc.aio client alone"].append(grpc_cpu * 1e6)
+    finally:
+        plain.kill()
+        upstream.kill()
+        plain.wait(10)
+        upstream.wait(10)
+    return out
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -243,6 +320,7 @@ async def main() -> None:
         help="also run the gateway of this tree (e.g. `git archive` of an older commit's "
         "services/), rounds interleaved with the current one",
     )
+    parser.add_argument("--floors", action="store_true", help="also measure each half alone")
     parser.add_argument("--upstream", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.upstream:
@@ -256,9 +334,15 @@ async def main() -> None:
     results = await measure(
         args.styles.split(","), args.calls, args.concurrency, args.rounds, trees, args.profile
     )
+    if args.floors:
+        halves = await asyncio.to_thread(floors, args.calls, args.concurrency, args.rounds)
+        results |= {(name, "browser"): values for name, values in halves.items()}
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
     print("\n".join(table(results)))
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    if sys.argv[1:2] == ["--plain"]:
+        serve_plain(int(sys.argv[2]))
+    else:
+        asyncio.run(main())
