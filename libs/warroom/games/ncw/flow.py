@@ -577,9 +577,30 @@ _MARKERS_OF_MASK: tuple[tuple[str, ...], ...] = tuple(
 )
 """The marker names of every veto bitmask, in `VETO_NAMES` order."""
 
-_ALLY_VETO_KEYS: tuple[tuple[str, ...], ...] = tuple(
-    tuple(f"ally_veto_{cover}:{q}" for q in range(4)) for cover in range(4)
-)
+
+def _usable_bits(value: int) -> int:
+    """The veto marker bits that may veto a card of `value` OPs (4.3.3)."""
+    return (
+        VETO_EXTRA
+        | VETO_UNSC
+        | (VETO_1 if value <= 1 else 0)
+        | (VETO_2 if value <= 2 else 0)
+        | (VETO_3 if value <= 3 else 0)
+    )
+
+
+def _ally_keys(value: int) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """Per power q, the (flag, marker) of each ally veto marker that covers `value` OPs."""
+    return tuple(
+        tuple((f"ally_veto_{cover}:{q}", f"ally{cover}") for cover in (1, 2, 3) if cover >= value)
+        for q in range(4)
+    )
+
+
+_VALUES = range(5)
+_USABLE: tuple[int, ...] = tuple(map(_usable_bits, _VALUES))
+_ALLY_KEYS = tuple(map(_ally_keys, _VALUES))
+"""`_usable_bits` and `_ally_keys` of the OP values 0-4, precomputed."""
 
 
 def veto_markers(s: NcwState, q: int, n: int) -> list[str]:
@@ -591,19 +612,13 @@ def _veto_markers(s: NcwState, q: int, n: int) -> tuple[str, ...]:
     value = card(n).ops
     if s.vetoed_this_turn[q]:
         return ("unsc",) if s.vetoes[q] & VETO_UNSC else ()
-    usable = (
-        VETO_EXTRA
-        | VETO_UNSC
-        | (VETO_1 if value <= 1 else 0)
-        | (VETO_2 if value <= 2 else 0)
-        | (VETO_3 if value <= 3 else 0)
-    )
-    out = _MARKERS_OF_MASK[s.vetoes[q] & usable]
+    known = 0 <= value < len(_USABLE)
+    out = _MARKERS_OF_MASK[s.vetoes[q] & (_USABLE[value] if known else _usable_bits(value))]
     flags = s.flags
     if flags:
-        for cover in (1, 2, 3):
-            if cover >= value and flags.get(_ALLY_VETO_KEYS[cover][q], 0) > 0:
-                out = (*out, f"ally{cover}")
+        for key, marker in (_ALLY_KEYS[value] if known else _ally_keys(value))[q]:
+            if flags.get(key, 0) > 0:
+                out = (*out, marker)
     return out
 
 

@@ -129,11 +129,8 @@ class NewColdWarRules(Rules[NcwState]):
         if frame is None or state.over:
             state.memo = _OVER
             return None
-        decision = Decision(
-            kind=frame.kind,
-            prompt=_prompt(frame.kind),
-            options=flow.frame_option_objects(state, frame),
-        )
+        kind = frame.kind
+        decision = Decision(kind, _prompt(kind), flow.frame_option_objects(state, frame))
         state.memo = decision
         return decision
 
