@@ -18,7 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,7 +132,9 @@ class Forwarder:
         wire.copy_metadata(await call.trailing_metadata(), ctx.response_trailers())
         return response
 
-    async def stream(self, route: Route, request: bytes, ctx: Context) -> AsyncIterator[bytes]:
+    async def stream(
+        self, route: Route, request: bytes, ctx: Context
+    ) -> AsyncGenerator[bytes, None]:
         """Forward one server stream; its messages' bytes (a ConnectError on failure)."""
         name = route.method.name
         started = time.perf_counter()
@@ -190,8 +193,9 @@ def _binary_endpoint(forwarder: Forwarder, route: Route) -> Any:
     if route.method.server_streaming:
 
         async def stream(request: RawMessage, ctx: Context) -> AsyncIterator[RawMessage]:
-            async for data in forwarder.stream(route, request.data, ctx):
-                yield RawMessage(data)
+            async with aclosing(forwarder.stream(route, request.data, ctx)) as upstream:
+                async for data in upstream:
+                    yield RawMessage(data)
 
         return Endpoint.server_stream(info, stream)
 
@@ -209,8 +213,10 @@ def _json_endpoint(forwarder: Forwarder, route: Route) -> Any:
     if method.server_streaming:
 
         async def stream(request: Message, ctx: Context) -> AsyncIterator[Message]:
-            async for data in forwarder.stream(route, request.SerializeToString(), ctx):
-                yield decode(data)
+            data_in = request.SerializeToString()
+            async with aclosing(forwarder.stream(route, data_in, ctx)) as upstream:
+                async for data in upstream:
+                    yield decode(data)
 
         return Endpoint.server_stream(info, stream)
 

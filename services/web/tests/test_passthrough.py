@@ -21,6 +21,7 @@ from google.protobuf import descriptor_pool
 from google.protobuf.message_factory import GetMessageClass
 
 from services.game.tests.helpers import create
+from services.web import metrics
 from services.web.passthrough import MIN_COMPRESS_BYTES, SmallGzip
 from services.web.server import RunningGateway, start_gateway
 from services.web.settings import WebSettings
@@ -153,7 +154,10 @@ async def test_client_deadline_reaches_upstream(canned: tuple[Canned, RunningGat
 
 
 async def test_json_stream(stack: Stack) -> None:
-    """WatchGame in Connect JSON: the first view, then the move made through the gateway."""
+    """WatchGame in Connect JSON: the first view, then the move made through the gateway;
+    the upstream stream ends when the client closes it."""
+    gauge = metrics.STREAMS.labels(GAME, "WatchGame")
+    before = gauge._value.get()
     created = await create(stack.authority.stub, stack.settings)
     gid, tokens = created.game_id, list(created.seat_tokens)
     async with GameServiceClient(stack.url, proto_json=True) as game:
@@ -171,7 +175,13 @@ async def test_json_stream(stack: Stack) -> None:
         answer = await game.submit_action(move)
         second = await asyncio.wait_for(anext(stream), 10)
         assert second.version == answer.version == view.version + 1
+        assert gauge._value.get() == before + 1
         await stream.aclose()  # type: ignore[attr-defined]
+    for _ in range(100):
+        if gauge._value.get() == before:
+            break
+        await asyncio.sleep(0.05)
+    assert gauge._value.get() == before
 
 
 async def test_json_game_view_of_a_real_game(stack: Stack) -> None:
