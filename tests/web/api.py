@@ -75,6 +75,13 @@ class Backend:
         )
         return [entry.player.display_name for entry in board.entries]
 
+    def tickets(self, token: str) -> list[lobby_pb2.Ticket]:
+        """The matchmaking tickets of the player with this login token."""
+        mine = self.lobby.ListMyTickets(
+            lobby_pb2.ListMyTicketsRequest(), metadata=(("authorization", f"Bearer {token}"),)
+        )
+        return list(mine.tickets)
+
     def login(self, name: str) -> lobby_pb2.LoginResponse:
         return self.lobby.Login(lobby_pb2.LoginRequest(name=name))
 

@@ -215,3 +215,33 @@ def test_replay_viewer_steps_to_the_final_state(new_session: PlaySession) -> Non
     page.wait_for_function(at_version, arg=last)
     assert page.locator(ui.tid("board")).text_content() == final_board
     page.screenshot(path=str(artifacts_dir() / f"replay-{game_id[:8]}.png"))
+    # Each view the replay allows: the player's own seat (with its hand), and the public view
+    # (no hand, none of those cards named), at the same version.
+    seat = str(final["seat"])
+    jump.fill("4")
+    jump.press("Enter")
+    page.wait_for_function(at_version, arg=4)
+    screen = page.locator(ui.tid("game-screen"))
+    assert screen.get_attribute("data-seat") == seat
+    hand = {
+        int(c)
+        for c in page.locator(ui.tid("hand-card")).evaluate_all(
+            "els => els.map(e => e.dataset.cardId)"
+        )
+    }
+    assert hand, "the seat's own replay view shows no hand"
+    choices = page.locator(f"{ui.tid('replay-seat')} option").all_inner_texts()
+    assert any("your seat" in c for c in choices) and any("public" in c for c in choices), choices
+    page.locator(ui.tid("replay-seat")).select_option(
+        label=next(c for c in choices if "public" in c)
+    )
+    page.locator(f'{ui.tid("game-screen")}[data-seat="-1"]').wait_for()
+    page.wait_for_function(at_version, arg=4)
+    cards, _, mine = leaks.dom_ids(page)
+    assert mine == 0 and not cards & hand, f"the public replay view shows the hand: {cards & hand}"
+    page.locator(ui.tid("replay-seat")).select_option(
+        label=next(c for c in choices if "your seat" in c)
+    )
+    page.locator(f'{ui.tid("game-screen")}[data-seat="{seat}"]').wait_for()
+    page.wait_for_function(at_version, arg=4)
+    assert page.locator(ui.tid("hand-card")).count() == len(hand)

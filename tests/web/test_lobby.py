@@ -15,6 +15,7 @@ from playwright.sync_api import Page
 from tests.web import ui
 from tests.web.api import Backend
 from tests.web.conftest import Session, artifacts_dir
+from warroom.v1 import lobby_pb2
 
 PlaySession = Callable[..., Session]
 pytestmark = pytest.mark.timeout(400)
@@ -97,6 +98,9 @@ def test_private_table_by_invite_with_clocks_and_my_games(new_session: PlaySessi
     assert 590_000 < after[allies][1] <= 600_000, after
     assert after[axis] == (False, 600_000), f"the Axis clock should stand at 10:00: {after}"
     assert ui.clocks(ann)[allies][0] and not ui.clocks(ann)[axis][0]
+    # While the Allies decide, Bob's page waits for them (and offers him nothing).
+    assert "Allies" in bob.locator(ui.tid("waiting")).inner_text()
+    assert bob.locator(f"{ui.tid('decision')} {ui.tid('option')}").count() == 0
     ann.screenshot(path=str(artifacts_dir() / "clocks-qmg_sf.png"))
     # Ann answers: her clock stops (with the 10 s increment), Bob's starts, on both pages.
     now = ui.state(ann)
@@ -212,3 +216,71 @@ def test_leaderboard_per_title(new_session: PlaySession, backend: Backend) -> No
     shown = _leaderboard_names(page)
     assert "lena-ladder" not in shown
     assert shown == backend.leaderboard("ncw")[: len(shown)], shown
+
+
+def _options(page: Page, testid: str) -> list[str]:
+    values: list[str] = page.locator(f"{ui.tid(testid)} option").evaluate_all(
+        "els => els.map(e => e.value)"
+    )
+    return values
+
+
+def test_play_now_with_a_bot_chosen_per_seat(new_session: PlaySession, backend: Backend) -> None:
+    page = new_session("picky").page
+    ui.login_guest(page, "piet-picks")
+    page.locator(ui.tid("nav-lobby")).click()
+    page.locator(ui.tid("playnow-game")).select_option("ncw")
+    page.locator(ui.tid("playnow-variant")).select_option("4p")
+    page.locator(ui.tid("playnow-side")).select_option("US")
+    # Seats 1..3 are bots: each gets its own kind and difficulty.
+    kinds = _options(page, "playnow-seat-1-kind")
+    assert len(kinds) >= 2, kinds
+    wanted: dict[int, tuple[str, str]] = {}
+    for seat in (1, 2, 3):
+        kind = kinds[seat % len(kinds)]
+        page.locator(ui.tid(f"playnow-seat-{seat}-kind")).select_option(kind)
+        levels = _options(page, f"playnow-seat-{seat}-difficulty")
+        level = levels[-1 if seat % 2 else 0] if levels else ""
+        if levels:
+            page.locator(ui.tid(f"playnow-seat-{seat}-difficulty")).select_option(level)
+        wanted[seat] = (kind, level)
+    assert len({kind for kind, _ in wanted.values()}) >= 2, wanted
+    page.locator(ui.tid("playnow-start")).click()
+    screen = page.locator(ui.tid("game-screen"))
+    screen.wait_for(timeout=30_000)
+    game_id = screen.get_attribute("data-game-id") or ""
+    token = ui.stored(page, "warroom.seats")[game_id]["token"]
+    seats = backend.view(game_id, token).seats
+    for seat, (kind, level) in wanted.items():
+        assert seats[seat].is_bot and seats[seat].bot.kind == kind, (seat, seats[seat])
+        if level:
+            assert seats[seat].bot.difficulty == level, (seat, seats[seat])
+    assert not seats[0].is_bot
+    # The seat panels name each bot's kind.
+    for seat, (kind, _) in wanted.items():
+        panel = page.locator(f'{ui.tid("seat-panel")}[data-seat="{seat}"]')
+        assert kind in panel.inner_text(), panel.inner_text()
+    page.locator(ui.tid("resign")).click()
+    page.locator(ui.tid("resign-confirm")).click()
+    ui.result_text(page)
+
+
+def test_queue_shows_its_live_status_and_cancels(
+    new_session: PlaySession, backend: Backend
+) -> None:
+    page = new_session("queuer").page
+    ui.login_guest(page, "quinn-queues")
+    ui.queue(page, "qmg_sf", "first_game", fill_after=600)
+    status = page.locator(ui.tid("ticket-status"))
+    page.locator(f'{ui.tid("ticket-status")}[data-status="searching"] >> text=in pool').wait_for(
+        timeout=20_000
+    )
+    token = ui.stored(page, "warroom.session")["token"]
+    tickets = backend.tickets(token)
+    assert [t.status for t in tickets] == [lobby_pb2.TICKET_STATUS_SEARCHING], tickets
+    assert "waited" in status.inner_text()
+    page.locator(ui.tid("queue-cancel")).click()
+    page.locator(ui.tid("queue-submit")).wait_for()
+    assert status.count() == 0
+    after = backend.tickets(token)
+    assert not [t for t in after if t.status == lobby_pb2.TICKET_STATUS_SEARCHING], after

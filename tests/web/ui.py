@@ -34,6 +34,7 @@ STATE_JS = """() => {
     finished: g.dataset.finished === "true" || !!document.querySelector('[data-testid="result"]'),
     seat: Number(g.dataset.seat || "-1"),
     decision: d ? (d.dataset.decisionId || "") : null,
+    prompt: d ? (d.querySelector('[data-testid="decision-prompt"]')?.innerText || "") : "",
     options, targets,
   };
 }"""
@@ -56,6 +57,31 @@ MY_TURN_JS = """() => {
 }"""
 
 
+# One wait for the next position to act on: the game over, or this seat's enabled options
+# at another version or decision than `[version, decision]` (the answer just given). It
+# returns the screen read (as STATE_JS), so each decision costs one wait and one click.
+NEXT_JS = (
+    """([version, decision]) => {
+  const s = ("""
+    + STATE_JS
+    + """)();
+  if (!s) return false;
+  if (s.finished) return s;
+  if (s.version <= version && s.decision === decision) return false;
+  return s.decision !== null && s.options.length > 0 ? s : false;
+}"""
+)
+
+
+def next_turn(
+    page: Page, after: list[Any] | None = None, timeout: float = 60_000
+) -> dict[str, Any]:
+    """Wait until this seat acts (after the answer given at `after`) or the game is over."""
+    handle = page.wait_for_function(NEXT_JS, arg=after or [-1, None], timeout=timeout)
+    now: dict[str, Any] = handle.json_value()
+    return now
+
+
 def login_guest(page: Page, name: str) -> None:
     """Open the app and log in as a guest with a display name."""
     page.goto("/")
@@ -74,13 +100,20 @@ def register(page: Page, name: str, password: str) -> None:
 
 
 def start_bot_table(
-    page: Page, rules_id: str, variant: str, bot_kind: str = "random", clock: str = ""
+    page: Page,
+    rules_id: str,
+    variant: str,
+    bot_kind: str = "random",
+    clock: str = "",
+    side: str = "",
 ) -> str:
-    """Lobby → play now against bots (with a turn clock by its id, e.g. "live-10");
-    returns the game id once the game screen shows."""
+    """Lobby → play now against bots (on a side, with a turn clock by its id, e.g.
+    "live-10"); returns the game id once the game screen shows."""
     page.locator(tid("nav-lobby")).click()
     page.locator(tid("playnow-game")).select_option(rules_id)
     page.locator(tid("playnow-variant")).select_option(variant)
+    if side:
+        page.locator(tid("playnow-side")).select_option(side)
     if clock:
         page.locator(tid("playnow-clock")).select_option(clock)
     bot = page.locator(tid("playnow-bot-kind"))
@@ -159,22 +192,17 @@ def play_to_end(page: Page, *, seconds: float = 120.0, seed: int = 0) -> PlaySta
     stats = PlayStats()
     started = time.monotonic()
     deadline = started + seconds
+    after: list[Any] | None = None
     while time.monotonic() < deadline:
-        now = state(page)
-        assert now is not None, "the game screen went away"
+        now = next_turn(page, after, timeout=max(1_000, (deadline - time.monotonic()) * 1000))
         if now["finished"]:
             stats.seconds = time.monotonic() - started
             return stats
         stats.versions.append(now["version"])
-        if now["decision"] is not None and now["options"]:
-            clicks = stats.list_clicks + stats.board_clicks
-            _choose(page, now, rng, stats)
-            if stats.list_clicks + stats.board_clicks > clicks:
-                page.wait_for_function(
-                    CHANGED_JS, arg=[now["version"], now["decision"]], timeout=20_000
-                )
-        else:
-            page.wait_for_function(MY_TURN_JS, timeout=60_000)
+        clicks = stats.list_clicks + stats.board_clicks
+        _choose(page, now, rng, stats)
+        answered = stats.list_clicks + stats.board_clicks > clicks
+        after = [now["version"], now["decision"]] if answered else None
     raise AssertionError(
         f"the game did not end in {seconds:g}s ({stats.list_clicks} list and "
         f"{stats.board_clicks} board clicks, at version {stats.versions[-1:]})"
@@ -287,3 +315,47 @@ def clocks(page: Page) -> dict[int, tuple[bool, int]]:
             [Number(e.dataset.seat), e.dataset.running === "true", Number(e.dataset.ms)])"""
     )
     return {int(seat): (bool(running), int(ms)) for seat, running, ms in raw}
+
+
+def undo_once(page: Page, *, tries: int = 40, seed: int = 3) -> tuple[str, list[str]]:
+    """Play until the undo button is offered, press it, and return the decision it reopens
+    (prompt, non-undo option ids) once the page shows it; asserts it is the decision the seat
+    answered last, with the same options."""
+    rng = random.Random(seed)
+    last: tuple[str, list[str]] | None = None
+    for _ in range(tries):
+        page.wait_for_function(MY_TURN_JS, timeout=60_000)
+        now = state(page)
+        assert now is not None and not now["finished"], "the game ended before an undo"
+        regular = sorted(o["id"] for o in now["options"] if not o["undo"])
+        undo = page.locator(tid("undo-button"))
+        if last is not None and undo.count() and undo.is_enabled():
+            undo.click()
+            page.wait_for_function(CHANGED_JS, arg=[now["version"], now["decision"]])
+            page.wait_for_function(MY_TURN_JS, timeout=20_000)
+            back = state(page)
+            assert back is not None
+            reopened = (back["prompt"], sorted(o["id"] for o in back["options"] if not o["undo"]))
+            assert reopened == last, f"undo reopened {reopened}, not the last answer's {last}"
+            return reopened
+        answered = (now["prompt"], regular)
+        if choose_option(page, now, rng):
+            last = answered
+            page.wait_for_function(CHANGED_JS, arg=[now["version"], now["decision"]])
+        else:
+            last = None
+    raise AssertionError(f"no undo was offered in {tries} decisions")
+
+
+def choose_option(page: Page, now: dict[str, Any], rng: random.Random) -> bool:
+    """Choose a random non-undo option in the list; False when the decision moved on first."""
+    options = [o for o in now["options"] if not o["undo"]]
+    if not options:
+        return False
+    option = rng.choice(options)
+    button = page.locator(f'{tid("decision")} {tid("option")}[data-option-id="{option["id"]}"]')
+    try:
+        button.first.click(timeout=3_000)
+    except PlaywrightTimeout:
+        return False
+    return True

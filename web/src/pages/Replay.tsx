@@ -50,15 +50,16 @@ async function passesFor(gameId: string): Promise<Pass[]> {
       /* not seated */
     }
   }
+  // A seat holder sees the public view with its own token (GetReplayViews seat -1): a
+  // spectator token would wait for the replay delay after the end.
   const seat = out[0];
+  if (seat) return [...out, { label: "public view", token: seat.token, seat: -1 }];
   try {
     const g = (await lobby.getSpectatorAccess({ gameId })).game;
-    if (g?.spectatorToken) return [...out, { label: "public view (spectator)", token: g.spectatorToken }];
+    if (g?.spectatorToken) return [{ label: "public view (spectator)", token: g.spectatorToken }];
   } catch {
     /* not watchable */
   }
-  // without spectator access (a private table), a seat holder sees the public view with its own token
-  if (seat) out.push({ label: "public view", token: seat.token, seat: -1 });
   return out;
 }
 
