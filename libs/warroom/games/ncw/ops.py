@@ -6,7 +6,6 @@ Costs and scoring follow rulebook sections 4.3.2 and 4.4; see docs/rulings.md fo
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -347,40 +346,16 @@ def region_vps(s: NcwState, r: int) -> list[int]:
     base = r * 4
     totals = [mod[base + p] + perm[base + p] for p in range(4)]
     control = s.control
-    overrides = s.orbit_override
-    if not overrides:
-        # each held country's holder repeated once per VP it gives, counted in C
-        held = map(getitem, _vp_rows(r), map(control.__getitem__, st.region_countries[r]))
-        for p, vps in Counter(_chain(held)).items():
-            totals[p] += vps
-        return totals
     values = st.country_value
+    overrides = s.orbit_override
     orbit = st.orbit
     bonus = T().setup.orbit_bonus
     for c in st.region_countries[r]:
         p = control[c]
         if p >= 0:
-            owner = overrides[c] if c in overrides else orbit[c]
+            owner = overrides[c] if overrides and c in overrides else orbit[c]
             totals[p] += values[c] + (bonus if owner >= 0 and BLOC_OF[owner] != BLOC_OF[p] else 0)
     return totals
-
-
-@cache
-def _vp_rows(r: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Per country of region r (printed ORBIT owners), per holder 0-3 then none (-1): the
-    holder repeated once per VP the country gives it (`region_vps` sums them)."""
-    st = _static()
-    bonus = T().setup.orbit_bonus
-    rows = []
-    for c in st.region_countries[r]:
-        owner = st.orbit[c]
-        vps = [
-            st.country_value[c] + (bonus if owner >= 0 and BLOC_OF[owner] != BLOC_OF[p] else 0)
-            for p in range(4)
-        ]
-        assert min(vps) >= 0, f"country {c}: a negative VP value"
-        rows.append((*((p,) * v for p, v in enumerate(vps)), ()))
-    return tuple(rows)
 
 
 def region_count(s: NcwState, p: int, r: int) -> int:
@@ -392,9 +367,14 @@ def region_count(s: NcwState, p: int, r: int) -> int:
 def region_controller(s: NcwState, r: int) -> int:
     """The power controlling region r (2.1.2.1), or -1."""
     st = _static()
-    holders = tuple(map(s.control.__getitem__, st.region_countries[r]))
+    control = s.control
+    counts = [0, 0, 0, 0]
+    for c in st.region_countries[r]:
+        ctrl = control[c]
+        if ctrl >= 0:
+            counts[ctrl] += 1
     need = T().region_min[r]
-    candidates = [p for p in st.rewarded[r] if holders.count(p) >= need]
+    candidates = [p for p in st.rewarded[r] if counts[p] >= need]
     if not candidates:
         return NOBODY
     vps = region_vps(s, r)

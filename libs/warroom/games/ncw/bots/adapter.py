@@ -6,12 +6,11 @@ rules' bot seats and the `ncw-official` chooser working from a seat's view.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from functools import cache, lru_cache
-from itertools import chain, compress
+from itertools import compress
 from operator import getitem
-from typing import NamedTuple, cast
+from typing import cast
 
 from warroom.games.ncw import content
 from warroom.games.ncw.bots.board import BLOC, Board, CountryFacts
@@ -134,18 +133,8 @@ def _modifiers(
     return modifiers
 
 
-_NO_HOLDER = 28
-"""The stats index `_StatRows` gives an uncontrolled country (past the 28 (power, region) keys)."""
-
-
-class _StatRows(NamedTuple):
-    """Per country, indexed by its holder (0-3, or -1 for none, the last entry): `slots` is
-    power * 7 + region (`_NO_HOLDER` for none) and `vps` that index repeated once per VP the
-    country adds to the holder (empty for none), so C-level counting sums them."""
-
-    slots: tuple[tuple[int, ...], ...]
-    vps: tuple[tuple[tuple[int, ...], ...], ...]
-
+_StatRows = tuple[tuple[tuple[int, int], ...], ...]
+"""Per country, per holder 0-3: (index power * 7 + region, VPs the country adds to that holder)."""
 
 _STAT_KEYS: tuple[tuple[str, str], ...] = tuple(
     (POWERS[k // 7], content.REGION_IDS[k % 7]) for k in range(28)
@@ -157,18 +146,19 @@ def _stat_rows(overrides: tuple[tuple[int, int], ...]) -> _StatRows:
     """`_StatRows` for the printed facts with these ORBIT overrides (as `board._all_stats` counts)."""
     facts = _facts_with(overrides) if overrides else _facts_map()
     region = {r: i for i, r in enumerate(content.REGION_IDS)}
-    index, vps = [], []
+    rows = []
     for name in names():
         f = facts[name]
-        keys = [p * 7 + region[f.region] for p in range(4)]
-        values = [
-            f.vp + (1 if f.orbit is not None and BLOC[f.orbit] != BLOC[POWERS[p]] else 0)
-            for p in range(4)
-        ]
-        assert min(values) >= 0, f"{name}: a negative VP value"
-        index.append((*keys, _NO_HOLDER))
-        vps.append((*((k,) * v for k, v in zip(keys, values, strict=True)), ()))
-    return _StatRows(tuple(index), tuple(vps))
+        rows.append(
+            tuple(
+                (
+                    p * 7 + region[f.region],
+                    f.vp + (1 if f.orbit is not None and BLOC[f.orbit] != BLOC[POWERS[p]] else 0),
+                )
+                for p in range(4)
+            )
+        )
+    return tuple(rows)
 
 
 def _stats_memo(
@@ -178,15 +168,17 @@ def _stats_memo(
 
     The same entries `board._all_stats` computes from the board's mappings: (0, modifier)
     for every modified (power, region), (countries, VPs + modifier) where a power holds
-    countries, and the ("", "") marker. Counted in C: `Counter` over each country's row
-    entry for its holder.
+    countries, and the ("", "") marker.
     """
-    counts = Counter(map(getitem, rows.slots, control))
-    totals = Counter(chain.from_iterable(map(getitem, rows.vps, control)))
+    counts = [0] * 28
+    totals = [0] * 28
+    for k, value in compress(map(getitem, rows, control), map(_HELD, control)):
+        counts[k] += 1
+        totals[k] += value
     memo = {key: (0, value) for key, value in modifiers.items()}
     keys = _STAT_KEYS
-    for k, count in counts.items():
-        if k != _NO_HOLDER:
+    for k, count in enumerate(counts):
+        if count:
             key = keys[k]
             memo[key] = (count, totals[k] + modifiers.get(key, 0))
     memo[("", "")] = (0, 0)
