@@ -17,7 +17,7 @@ from services.common.logging import configure_logging
 from services.common.server import serve_until_signal, start_server
 from services.common.settings import get_settings
 from services.lobby.director import run_cycles
-from services.lobby.runtime import build, warm_layouts
+from services.lobby.runtime import build, tune_gc, warm_layouts
 from services.lobby.service import SERVICE_NAME, register
 from warroom.engine.registry import game_ids
 
@@ -37,6 +37,7 @@ async def main(matchmaker: bool) -> None:
     )
     # read the games' seat layouts in the background: health answers at once
     warming = asyncio.ensure_future(asyncio.to_thread(warm_layouts))
+    warming.add_done_callback(lambda _: tune_gc())
     catalogs = asyncio.ensure_future(asyncio.to_thread(catalog_service.warm))
     stop = asyncio.Event()
     loop_task = (

@@ -2,12 +2,14 @@
 
 A cycle (any replica, any number of them) reaps lapsed claims, expires old tickets, takes
 the pool's lock with a fresh fencing token, runs the pure match function over the pool,
-claims every proposal's tickets in one Lua call (a stale matcher is fenced off; a ticket
-already claimed or cancelled sinks its proposal), then for each claimed proposal creates
-the game through the authority (idempotent on the match id), records it in SQL, and marks
-the tickets matched with their assignments. A ticket cancelled meanwhile aborts the whole
-match: the others go back to the pool and the table is closed. A director that dies after
-claiming leaves a claim whose lease lapses, returning the tickets to the pool.
+and claims the proposals' tickets in Lua calls of `claim_chunk` matches each, all sent at
+once (a stale matcher is fenced off; a ticket already claimed or cancelled sinks its
+proposal). Each chunk's claimed matches go to the start pipeline as soon as its call
+answers (services.lobby.starts): games created through the authority (idempotent on the
+match id), recorded in SQL, tickets marked matched with their assignments, while Redis
+still claims the next chunks. A ticket cancelled meanwhile aborts the whole match: the
+others go back to the pool and the table is closed. A director that dies after claiming
+leaves a claim whose lease lapses, returning the tickets to the pool.
 """
 
 from __future__ import annotations
@@ -24,18 +26,25 @@ from services.common.logging import get_logger
 from services.lobby import metrics
 from services.lobby.config import LobbySettings
 from services.lobby.games import GameCreator
-from services.lobby.queue import TicketQueue
-from services.lobby.store import LobbyStore, MatchRecord, SeatPlan
-from warroom.api import kinds
-from warroom.matchmaking import MatchConfig, Proposal, layouts_for, make_matches
+from services.lobby.queue import Lock, TicketQueue
+from services.lobby.starts import (
+    RECORD_CHUNK,
+    Claimed,
+    Feed,
+    MatchStarter,
+    assignments,
+    create_request,
+    game_kind,
+)
+from services.lobby.store import LobbyStore
+from warroom.matchmaking import MatchConfig, Proposal, Ticket, layouts_for, make_matches
 from warroom.v1 import common_pb2, game_pb2
 
+__all__ = ["CycleReport", "Director", "assignment_message", "game_kind", "run_cycles"]
+
 log = get_logger("lobby.director")
-# Most matches recorded and assigned together.
-RECORD_CHUNK = 1000
-# What assigns one recorded match: match id, game id, variant, ticket -> assignment JSON.
-Final = tuple[str, str, str, dict[str, str]]
-_json_str = json.encoder.encode_basestring_ascii
+# Most matches one claim script call takes (Redis serves others between calls).
+CLAIM_CHUNK = 250
 
 
 def match_config(lobby: LobbySettings) -> MatchConfig:
@@ -45,13 +54,6 @@ def match_config(lobby: LobbySettings) -> MatchConfig:
         window_per_s=lobby.window_per_s,
         window_max=lobby.window_max,
         accept_fewer_after_s=lobby.accept_fewer_after_s,
-    )
-
-
-def game_kind(game: str) -> common_pb2.GameKind.ValueType:
-    """The GameKind of a registry id (UNSPECIFIED for games without one, e.g. the toy game)."""
-    return common_pb2.GameKind.ValueType(
-        kinds.GAME_KINDS.get(game, common_pb2.GAME_KIND_UNSPECIFIED)
     )
 
 
@@ -88,15 +90,24 @@ class Director:
         game_endpoint: str,
         concurrency: int = 16,
         record_chunk: int = RECORD_CHUNK,
+        claim_chunk: int = CLAIM_CHUNK,
     ) -> None:
         self.queue = queue
         self.store = store
-        self.games = games
         self.lobby = lobby
         self.game_endpoint = game_endpoint
         self.config = match_config(lobby)
-        self.concurrency = concurrency
-        self.record_chunk = record_chunk
+        self.claim_chunk = claim_chunk
+        self.starter = MatchStarter(queue, store, games, lobby, concurrency, record_chunk)
+
+    @property
+    def games(self) -> GameCreator:
+        """The authority client the start pipeline creates games with."""
+        return self.starter.games
+
+    @games.setter
+    def games(self, games: GameCreator) -> None:
+        self.starter.games = games
 
     async def cycle(self, game: str, queue_name: str | None = None) -> CycleReport:
         """One matchmaking cycle of the pool of `game` (returns what it did)."""
@@ -109,6 +120,9 @@ class Director:
         if lock is None:
             report.skipped = True
             return report
+        feed: Feed = asyncio.Queue()
+        starting: asyncio.Task[tuple[list[Claimed], list[str]]] | None = None
+        claimed_ids: list[str] = []
         try:
             tickets = await self.queue.load_pool(game, queue_name)
             report.pool_size = len(tickets)
@@ -121,53 +135,94 @@ class Director:
             report.proposals = len(outcome.proposals)
             if not outcome.proposals:
                 return report
-            entropy = os.urandom(16 * len(outcome.proposals)).hex()
-            ids = [entropy[i : i + 32] for i in range(0, len(entropy), 32)]
+            starting = asyncio.create_task(self.starter.run(feed, _names(tickets)))
             t0 = time.perf_counter()
-            claimed = await self.queue.claim(
-                lock,
-                game,
-                queue_name,
-                [(mid, p.ticket_ids) for mid, p in zip(ids, outcome.proposals, strict=True)],
-                self.lobby.claim_lease_s,
-            )
+            await self._claim(lock, game, queue_name, outcome.proposals, feed, claimed_ids, report)
             report.claim_s = time.perf_counter() - t0
-            if claimed is None:
-                report.fenced = True
-                return report
-            mine = [
-                (mid, p) for mid, p, ok in zip(ids, outcome.proposals, claimed, strict=True) if ok
-            ]
-            names = {
-                player: name
-                for t in tickets
-                for player, name in zip(t.player_ids, t.names, strict=False)
-            }
-            report.claimed = len(mine)
         finally:
-            await self.queue.unlock(lock)
+            feed.put_nowait(None)
+            try:
+                await self.queue.unlock(lock)
+            finally:
+                if starting is not None:
+                    await self._finish(starting, claimed_ids, report)
+        report.total_s = time.perf_counter() - started
+        metrics.CYCLE.observe(report.total_s)
+        return report
+
+    async def _claim(
+        self,
+        lock: Lock,
+        game: str,
+        queue_name: str,
+        proposals: Sequence[Proposal],
+        feed: Feed,
+        claimed_ids: list[str],
+        report: CycleReport,
+    ) -> None:
+        """Claim the proposals' tickets, `claim_chunk` matches a script call, every call sent
+        at once; each chunk's claimed matches go to `feed` as its call answers."""
+        entropy = os.urandom(16 * len(proposals)).hex()
+        ids = [entropy[i : i + 32] for i in range(0, len(entropy), 32)]
+        matches = list(zip(ids, proposals, strict=True))
+        size = self.claim_chunk
+        chunks = [matches[i : i + size] for i in range(0, len(matches), size)]
+        calls = [
+            asyncio.ensure_future(
+                self.queue.claim(
+                    lock,
+                    game,
+                    queue_name,
+                    [(mid, p.ticket_ids) for mid, p in chunk],
+                    self.lobby.claim_lease_s,
+                    chunk=size,
+                )
+            )
+            for chunk in chunks
+        ]
+        error: Exception | None = None
+        try:
+            for chunk, call in zip(chunks, calls, strict=True):
+                try:
+                    claimed = await call
+                except Exception as exc:  # the other chunks still start what they claimed
+                    error = error or exc
+                    continue
+                if claimed is None:
+                    report.fenced = True
+                    continue
+                mine = [m for m, ok in zip(chunk, claimed, strict=True) if ok]
+                claimed_ids.extend(mid for mid, _ in mine)
+                report.claimed += len(mine)
+                feed.put_nowait(mine)
+        finally:
+            # cancelled (shutdown): what the calls still running claim lapses
+            for call in calls:
+                call.cancel()
+        if error is not None:
+            raise error
+
+    async def _finish(
+        self,
+        starting: asyncio.Task[tuple[list[Claimed], list[str]]],
+        claimed_ids: list[str],
+        report: CycleReport,
+    ) -> None:
+        """Wait for the start pipeline (extending its claims meanwhile) and count outcomes."""
         t0 = time.perf_counter()
         done = asyncio.Event()
-
-        async def start() -> list[str]:
-            try:
-                return await self.start_matches(mine, names)
-            finally:
-                done.set()
-
-        outcomes, _ = await asyncio.gather(
-            start(), self._keep_claims([mid for mid, _ in mine], done)
-        )
+        starting.add_done_callback(lambda _: done.set())
+        await self._keep_claims(claimed_ids, done)
+        matches, outcomes = await starting
         report.start_s = time.perf_counter() - t0
         report.started = outcomes.count("started")
         report.aborted = outcomes.count("aborted")
         report.failed = outcomes.count("failed")
-        report.matches = [mid for (mid, _), o in zip(mine, outcomes, strict=True) if o == "started"]
-        report.total_s = time.perf_counter() - started
+        report.matches = [
+            mid for (mid, _), o in zip(matches, outcomes, strict=True) if o == "started"
+        ]
         for outcome_name in ("started", "aborted", "failed"):
             metrics.MATCHES.labels(outcome_name).inc(outcomes.count(outcome_name))
-        metrics.CYCLE.observe(report.total_s)
-        return report
 
     async def _keep_claims(self, match_ids: list[str], done: asyncio.Event) -> None:
         """Extend this cycle's claims every third of a lease until `done` (its games are
@@ -184,187 +239,26 @@ class Director:
 
     async def start_match(self, match_id: str, proposal: Proposal) -> str:
         """Start one claimed match: "started", "aborted" or "failed"."""
-        return (await self.start_matches([(match_id, proposal)], {}))[0]
-
-    async def start_matches(
-        self, matches: Sequence[tuple[str, Proposal]], names: dict[str, str]
-    ) -> list[str]:
-        """Create the games of claimed matches and commit them as they come.
-
-        `concurrency` CreateGame calls are in flight at once, in match order. The games
-        created so far (at most `record_chunk` matches) are recorded in one SQL transaction,
-        then assigned in one Redis round trip while the next games are recorded: creation,
-        SQL and Redis overlap, and a slow authority does not hold back the assignment of
-        games already made. Per match: "started"; "aborted" when a ticket was cancelled (or
-        its claim lapsed) meanwhile, its other tickets going back to the pool; "failed" when
-        the game could not be created or recorded, every ticket going back to the pool.
-        """
-        if not matches:
-            return []
-        missing = sorted(
-            {s.player_id for _, p in matches for s in p.seats if s.player_id} - set(names)
-        )
-        if missing:
-            found = await asyncio.to_thread(self.store.players, missing)
-            names = {**names, **{k: v.display_name for k, v in found.items()}}
-        n = len(matches)
-        results = ["failed"] * n
-        created: list[game_pb2.CreateGameResponse | None] = [None] * n
-        finished: list[int] = []
-        arrived = asyncio.Event()
-        recorded: asyncio.Queue[tuple[list[int], list[Final]] | None] = asyncio.Queue(2)
-        order = iter(range(n))
-
-        async def creator() -> None:
-            for i in order:
-                mid, proposal = matches[i]
-                try:
-                    created[i] = await self.games.create_game(self.request(mid, proposal, names))
-                except Exception:
-                    log.exception("game creation failed", match_id=mid)
-                finished.append(i)
-                arrived.set()
-
-        async def recorder() -> None:
-            taken = 0
-            while taken < n:
-                await arrived.wait()
-                batch = finished[: self.record_chunk]
-                del finished[: len(batch)]
-                if not finished:
-                    arrived.clear()
-                taken += len(batch)
-                await recorded.put((batch, await self._record(matches, names, created, batch)))
-            await recorded.put(None)
-
-        async def assigner() -> None:
-            while (item := await recorded.get()) is not None:
-                await self._assign(matches, results, *item)
-
-        await asyncio.gather(
-            recorder(), assigner(), *(creator() for _ in range(min(self.concurrency, n)))
-        )
-        return results
-
-    async def _record(
-        self,
-        matches: Sequence[tuple[str, Proposal]],
-        names: dict[str, str],
-        created: Sequence[game_pb2.CreateGameResponse | None],
-        batch: Sequence[int],
-    ) -> list[Final]:
-        """Record the matches of `batch` whose games exist in SQL; what to assign (nothing
-        when recording failed)."""
-        records: list[MatchRecord] = []
-        finals: list[Final] = []
-        for i in batch:
-            response = created[i]
-            if response is None:
-                continue
-            mid, proposal = matches[i]
-            records.append(
-                MatchRecord(
-                    mid,
-                    proposal.game_id,
-                    proposal.variant,
-                    response.game_id,
-                    [
-                        SeatPlan(
-                            s.seat,
-                            s.side,
-                            s.team,
-                            player_id=s.player_id,
-                            display_name=names.get(s.player_id) if s.player_id else None,
-                            bot=s.bot,
-                        )
-                        for s in proposal.seats
-                    ],
-                    list(response.seat_tokens),
-                    response.spectator_token,
-                )
-            )
-            finals.append(
-                (mid, response.game_id, proposal.variant, self.assignments(proposal, response))
-            )
-        try:
-            await asyncio.to_thread(self.store.record_matches, records, self.lobby.watch_matchmade)
-        except Exception:
-            log.exception("recording matches failed")
-            return []
-        return finals
-
-    async def _assign(
-        self,
-        matches: Sequence[tuple[str, Proposal]],
-        results: list[str],
-        batch: Sequence[int],
-        finals: Sequence[Final],
-    ) -> None:
-        """Assign the recorded matches of `batch`; return the tickets of the others to the
-        pool and close their tables."""
-        try:
-            outcome = await self.queue.finalize_many(finals)
-        except Exception:
-            # the assignment may or may not have happened: like a director that died here,
-            # leave the claims to lapse (the reaper returns tickets still claimed)
-            log.exception("assigning matches failed")
-            return
-        verdicts = dict(zip((f[0] for f in finals), outcome, strict=True))
-        closing: list[tuple[str, str]] = []
-        for i in batch:
-            mid = matches[i][0]
-            verdict = verdicts.get(mid)
-            if verdict is None:
-                await self.queue.release(mid)
-                closing.append((mid, "game creation failed"))
-            elif verdict[0]:
-                results[i] = "started"
-            else:
-                returned = await self.queue.release(mid)
-                closing.append((mid, f"aborted: {verdict[1]}"))
-                log.info("match aborted", match_id=mid, why=verdict[1], returned=returned)
-                results[i] = "aborted"
-        if closing:
-            await asyncio.to_thread(self.store.close_many, closing)
+        return (await self.starter.start([(match_id, proposal)], {}))[0]
 
     def request(
         self, match_id: str, proposal: Proposal, names: dict[str, str]
     ) -> game_pb2.CreateGameRequest:
         """The CreateGame request of a match (idempotent on the match id)."""
-        return game_pb2.CreateGameRequest(
-            game=game_kind(proposal.game_id),
-            rules_id=proposal.game_id,
-            variant=proposal.variant,
-            request_id=f"match:{match_id}",
-            # the lobby keeps the spectator token to read the result without side effects
-            allow_spectators=True,
-            seats=[
-                game_pb2.SeatSpec(
-                    player_id=s.player_id or "",
-                    display_name=names.get(s.player_id, "") if s.player_id else "",
-                    bot=common_pb2.BotSpec(kind=s.bot.kind, difficulty=s.bot.difficulty)
-                    if s.bot
-                    else None,
-                )
-                for s in proposal.seats
-            ],
-        )
+        return create_request(match_id, proposal, names)
 
     def assignments(
         self, proposal: Proposal, created: game_pb2.CreateGameResponse
     ) -> dict[str, str]:
-        """Per ticket: the JSON of each of its players' assignment (player -> seat, side,
-        seat token), as `json.dumps` writes it compactly."""
-        parts: dict[str, list[str]] = {t: [] for t in proposal.ticket_ids}
-        tokens = created.seat_tokens
-        for seat in proposal.seats:
-            if seat.player_id is None or seat.ticket_id is None:
-                continue
-            parts[seat.ticket_id].append(
-                f'{_json_str(seat.player_id)}:{{"seat":{seat.seat:d},'
-                f'"side":{_json_str(seat.side)},"token":{_json_str(tokens[seat.seat])}}}'
-            )
-        return {t: "{" + ",".join(p) + "}" for t, p in parts.items()}
+        """Per ticket: the JSON of each of its players' assignment."""
+        return assignments(proposal, created)
+
+
+def _names(tickets: Sequence[Ticket]) -> dict[str, str]:
+    """Player -> display name, as the tickets carry them."""
+    return {
+        player: name for t in tickets for player, name in zip(t.player_ids, t.names, strict=False)
+    }
 
 
 def assignment_message(

@@ -348,7 +348,25 @@ def ticket_data_head(ticket: Ticket) -> str:
 
 def parse_ticket(ticket_id: str, raw: str | bytes) -> Ticket:
     """A ticket back from its stored match data."""
-    d = json.loads(raw)
+    return _ticket(ticket_id, json.loads(raw))
+
+
+def parse_tickets(ticket_ids: Sequence[bytes], raws: Sequence[bytes]) -> list[Ticket]:
+    """Many tickets back from their stored match data (one JSON decode for all)."""
+    if not raws:
+        return []
+    decoded = json.loads(b"[" + b",".join(raws) + b"]")
+    return [_ticket(tid.decode(), d) for tid, d in zip(ticket_ids, decoded, strict=True)]
+
+
+_BOTS: dict[tuple[str, str], BotChoice] = {}
+
+
+def _ticket(ticket_id: str, d: dict[str, Any]) -> Ticket:
+    key = (d["k"], d["d"])
+    bot = _BOTS.get(key)
+    if bot is None:
+        bot = _BOTS.setdefault(key, BotChoice(*key)) if len(_BOTS) < 256 else BotChoice(*key)
     return Ticket(
         ticket_id,
         tuple(d["p"]),
@@ -358,7 +376,7 @@ def parse_ticket(ticket_id: str, raw: str | bytes) -> Ticket:
         tuple(d["s"]),
         bool(d["b"]),
         float(d["f"]),
-        BotChoice(d["k"], d["d"]),
+        bot,
         tuple(d.get("n", ())),
     )
 
@@ -567,16 +585,17 @@ class TicketQueue:
         raw: dict[bytes, bytes] = await self.redis.hgetall(key)
         before = self._parsed.get(key, {})
         now: dict[bytes, tuple[bytes, Ticket]] = {}
-        tickets = []
+        fresh: list[bytes] = []
         for tid, data in raw.items():
             seen = before.get(tid)
-            ticket = (
-                seen[1] if seen is not None and seen[0] == data else parse_ticket(_s(tid), data)
-            )
-            now[tid] = (data, ticket)
-            tickets.append(ticket)
+            if seen is not None and seen[0] == data:
+                now[tid] = seen
+            else:
+                fresh.append(tid)
+        for tid, ticket in zip(fresh, parse_tickets(fresh, [raw[t] for t in fresh]), strict=True):
+            now[tid] = (raw[tid], ticket)
         self._parsed[key] = now
-        return tickets
+        return [now[tid][1] for tid in raw]
 
     async def acquire(self, game: str, queue: str, lock_ms: int) -> Lock | None:
         """Take a pool's matcher lock with a fresh fencing token, or None when it is held."""

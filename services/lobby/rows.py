@@ -4,8 +4,8 @@ create, matchmade games to record, seat-token digests and request ids."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from services.common.auth import token_digest
 from services.lobby.models import SeatRow
@@ -22,11 +22,11 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-@dataclass(frozen=True, slots=True)
-class SeatPlan:
-    """A seat to create at a table: side, team, and who plays it."""
+class SeatPlan(NamedTuple):
+    """A seat to create at a table: side, team, and who plays it (a named tuple: a
+    matchmaking cycle builds tens of thousands)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # the seat number (shadows tuple.index)
     side: str
     team: str
     player_id: str | None = None
@@ -35,8 +35,7 @@ class SeatPlan:
     automated: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class MatchRecord:
+class MatchRecord(NamedTuple):
     """A matchmade game to record: match id, game, variant, authority game id, seats, tokens."""
 
     match_id: str
