@@ -49,17 +49,27 @@ def test_two_players_queue_are_matched_and_play_to_the_end(
         assert ui.winner_seats(page) == sorted(s.seat for s in summary.result.seats if s.rank == 0)
 
 
-def test_spectator_sees_no_secret(new_session: PlaySession, backend: Backend) -> None:
+@pytest.mark.parametrize(
+    ("rules_id", "variant"),
+    [
+        pytest.param("ncw", "2p-us-russia", id="new-cold-war"),
+        pytest.param("qmg_cw", "3p", id="qmg-cold-war"),
+        pytest.param("qmg_sf", "first_game", id="south-front"),
+    ],
+)
+def test_spectator_sees_no_secret(
+    new_session: PlaySession, backend: Backend, rules_id: str, variant: str
+) -> None:
     # The game: a player driven by this test (over gRPC) against random bots, public.
-    host = backend.login("spectated-host")
-    table = backend.bot_table(host.token, "ncw", "2p-us-russia")
+    host = backend.login(f"spectated-{rules_id}")
+    table = backend.bot_table(host.token, rules_id, variant)
     game_id, token = table.assignment.game_id, table.assignment.seat_token
     seats = len(backend.view(game_id, token).seats)
     # The spectator finds it in the list of live games and opens it, by clicks.
-    watcher = new_session("spectator")
+    watcher = new_session(f"spectator-{rules_id}")
     page = watcher.page
     recorder = leaks.Recorder(page)
-    ui.login_guest(page, "watcher")
+    ui.login_guest(page, f"watcher-{rules_id}")
     page.locator(ui.tid("nav-watch")).click()
     row = page.locator(f'{ui.tid("live-game-row")}[data-game-id="{game_id}"]')
     row.wait_for(timeout=30_000)
@@ -99,7 +109,7 @@ def test_spectator_sees_no_secret(new_session: PlaySession, backend: Backend) ->
         assert not objectives & secret.objectives, objectives & secret.objectives
         checked += 1
         if checked == 3:
-            page.screenshot(path=str(artifacts_dir() / "ncw-spectator.png"))
+            page.screenshot(path=str(artifacts_dir() / f"{rules_id}-spectator.png"))
         backend.act(game_id, token, rng)
     assert checked >= 10, f"only {checked} positions were compared"
     received = list(recorder.views())
