@@ -25,7 +25,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 from tests.platform.conftest import Platform, running_platform
 
 ROOT = Path(__file__).resolve().parents[2]
-DIST = ROOT / "web" / "dist"
+# Another build (e.g. an older one, to see a test fail against it) through WARROOM_TEST_WEB_DIST.
+DIST = Path(os.environ.get("WARROOM_TEST_WEB_DIST") or ROOT / "web" / "dist")
 # Its own Celery broker database: the platform tests use 14, flushed around each module.
 BROKER_DB = int(os.environ.get("WARROOM_WEB_BROKER_DB", "13"))
 CHROMIUM = os.environ.get("WARROOM_CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")

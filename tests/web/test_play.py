@@ -132,6 +132,12 @@ def test_phone_screen_and_keyboard_choices(new_session: Callable[..., Session]) 
     player = new_session("phone", viewport=(390, 844))
     page = player.page
     ui.login_guest(page, "thumbs")
+    # Every page of the app fits the phone's width (no sideways scrolling).
+    for nav in ("nav-lobby", "nav-games", "nav-watch", "nav-leaderboard"):
+        page.locator(ui.tid(nav)).click()
+        page.wait_for_timeout(300)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 391, f"{nav}: the page is {width}px wide on a 390px screen"
     ui.start_bot_table(page, "qmg_sf", "first_game")
     page.locator(ui.tid("board-space")).first.wait_for()
     for _ in range(4):
