@@ -310,13 +310,16 @@ GATEWAY_NOTES = [
     "the Connect client's extra. In both modes each forwarded call also adds process hops "
     "that must each wait for a core: the gateway waking for the request, grpc.aio's "
     "completion thread handing the upstream answer to the event loop, the loop writing "
-    "the response (and pyqwest's transport thread in the client); with the run queue this "
-    "long each hop can wait milliseconds, which the paced p50 shows, and which runs at "
-    "load 4 did not (paced p50 1.75x before this change). The latency verdicts of runs "
-    "above the core count swing from run to run (a run of this code at 03:15 UTC, load "
-    "10-12: closed 0.78x/0.81x, paced 1.02x/3.62x); the CPU per call is the figure to "
-    "compare. On separate machines (browsers, gateway replicas, authority) a call's "
-    "overhead is the gateway's CPU per call plus one network hop.",
+    "the response (and pyqwest's transport thread in the client); with a long run queue "
+    "each hop can wait milliseconds (the paced p50 of a busy run below, 3.66x at load "
+    "14-16; at load 4 before this change it was 1.75x). The latency verdicts of runs "
+    "above the core count swing from run to run (runs of this code on 2026-12-02, p50/p99 "
+    "ratios: 03:15 UTC, load 10-12, closed 0.78x/0.81x, paced 1.02x/3.62x; 03:23 UTC, "
+    "load 14-16, closed 1.74x/0.71x, paced 3.66x/1.28x; the browser's navigation figures "
+    "swing likewise); the gateway's CPU per action (0.64-0.70 ms closed, 0.98-1.39 ms "
+    "paced over those runs and this one) is the figure to compare. On separate machines "
+    "(browsers, gateway replicas, authority) a call's overhead is the gateway's CPU per "
+    "call plus one network hop.",
 ]
 
 
