@@ -175,6 +175,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 def wait_port(port: int, process: subprocess.Popen[bytes]) -> None:
+    """Wait until a child listens on `port` (fails if it exits or takes a minute)."""
     deadline = time.monotonic() + 60
     while not port_open("127.0.0.1", port):
         if process.poll() is not None or time.monotonic() > deadline:
@@ -183,6 +184,7 @@ def wait_port(port: int, process: subprocess.Popen[bytes]) -> None:
 
 
 def request() -> game_pb2.SubmitActionRequest:
+    """The SubmitAction every call sends."""
     return game_pb2.SubmitActionRequest(
         game_id="8c1f2e7a9b3d4c5e6f708192a3b4c5d6",
         token="seat-token-" + "x" * 120,
@@ -194,6 +196,7 @@ def request() -> game_pb2.SubmitActionRequest:
 
 
 def client_for(style: str, url: str) -> tuple[GameServiceClient, Any]:
+    """A Connect client of one style and the headers it adds to each call."""
     if style == "connect-python":
         return GameServiceClient(url), None
     if style == "browser":
@@ -230,12 +233,14 @@ async def drive(
 
 
 def start_upstream(port: int) -> subprocess.Popen[bytes]:
+    """The canned upstream as a child process."""
     return subprocess.Popen([sys.executable, __file__, "--upstream", str(port)])
 
 
 def start_gateway(
     upstream: int, port: int, profile: str | None, root: Path = ROOT
 ) -> subprocess.Popen[bytes]:
+    """`python -m services.web` of `root` forwarding GameService to the upstream."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("WARROOM_")}
     env.update(
         WARROOM_ENV="development",
@@ -308,6 +313,7 @@ def table(results: Results) -> list[str]:
 
 
 async def main() -> None:
+    """Run the measurement the command line asks for and print its table."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=4000)
     parser.add_argument("--concurrency", type=int, default=100)

@@ -80,6 +80,7 @@ class Route:
         self.latency.observe(time.perf_counter() - started)
 
     def counter(self, code: str) -> Any:
+        """The calls counter of this method for a failure code."""
         return metrics.RPCS.labels(self.method.service, self.method.name, code)
 
 
