@@ -15,7 +15,9 @@ measures moves/s at 1 and at 100 concurrent games (closed loop), then p50/p99 un
 Poisson arrivals for every server, with a read of the database right after every 5th answer
 (answers ahead of the database are counted). Server CPU comes from /proc; database CPU is the
 CPU of the PostgreSQL backends serving the server's database (pg_stat_activity pids' /proc
-times; WAL writer and checkpointer excluded), Warroom's Redis CPU is reported apart.
+times; WAL writer and checkpointer excluded), Warroom's Redis CPU is reported apart. A bare grpc.aio echo server (bench/game_authority.py's)
+runs a 100-call closed loop in each round as the reference row: Python gRPC's CPU per call,
+the floor under Warroom's CPU per move.
 
 Usage:  .venv/bin/python bench/peer_boardgameio.py [--rounds 3] [--seconds 5] [--no-write]
 Writes the `<!-- bench:peers -->` section of docs/benchmarks.md. Needs DATABASE_URL (default
@@ -26,6 +28,7 @@ redis-server on PATH.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import platform
@@ -50,7 +53,7 @@ sys.path.insert(0, str(ROOT / "libs"))
 sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("WARROOM_ENV", "development")
 
-from game_authority import commit_latency, cpu_seconds, free_port  # noqa: E402
+from game_authority import ECHO, commit_latency, cpu_seconds, free_port, ready, run_echo  # noqa: E402
 from services.common.db import make_engine, migrate  # noqa: E402
 from warroom import docsections  # noqa: E402
 
@@ -194,6 +197,9 @@ class Bench:
         self.systems: dict[str, System] = {}
         self.schema = "warroom_bench"
         self.flush = (float("nan"), float("nan"))
+        self.echo: subprocess.Popen[bytes] | None = None
+        self.echo_port = 0
+        self.echo_results: list[dict[str, float]] = []
 
     def url(self, database: str, driver: str = "postgresql+psycopg") -> str:
         url = make_url(self.admin_url).set(drivername=driver, database=database)
@@ -208,6 +214,7 @@ class Bench:
 
     def start(self) -> None:
         npm_ci()
+        self.start_echo()
         self.start_warroom()
         for name, storage in (
             ("bgio-pg", "postgres"),
@@ -263,6 +270,37 @@ class Bench:
             cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
 
+    def start_echo(self) -> None:
+        """The reference row: a bare grpc.aio echo server on the services' event loop."""
+        self.echo_port = free_port()
+        env = dict(os.environ, PYTHONPATH=f"{ROOT}:{ROOT / 'libs'}")
+        self.echo = subprocess.Popen(
+            [sys.executable, "-c", ECHO, str(self.echo_port)], cwd=ROOT, env=env
+        )
+        wait_port(self.echo_port, "the echo server")
+
+    def echo_window(self, seconds: float) -> dict[str, float]:
+        """Closed loop of `tables` concurrent 600-byte unary calls: calls/s, server CPU/call."""
+        assert self.echo is not None
+
+        async def run() -> tuple[float, list[float]]:
+            channel = await ready(f"127.0.0.1:{self.echo_port}")
+            try:
+                return await run_echo(channel, self.tables, seconds)
+            finally:
+                await channel.close()
+
+        cpu = cpu_seconds(self.echo.pid)
+        rate, latencies = asyncio.run(run())
+        result = {
+            "rate": rate,
+            "server_cpu_ms": (cpu_seconds(self.echo.pid) - cpu) * 1e3 / max(1, len(latencies)),
+            "load": os.getloadavg()[0],
+        }
+        self.echo_results.append(result)
+        print(f"{'echo':15} closed100 {json.dumps(result)}", flush=True)
+        return result
+
     def start_bgio(self, name: str, storage: str) -> None:
         port = free_port()
         database = self.create_database(name) if storage != "memory" else None
@@ -297,6 +335,9 @@ class Bench:
         return result
 
     def close(self) -> None:
+        if self.echo is not None and self.echo.poll() is None:
+            self.echo.send_signal(signal.SIGTERM)
+            self.echo.wait(10)
         for system in self.systems.values():
             for child in (system.load, system.server, system.redis):
                 if child is None or child.poll() is not None:
@@ -323,6 +364,7 @@ def run_rounds(bench: Bench, rounds: int, seconds: float, paced_rate: float | No
             bench.window(name, "closed1", f"closed 1 {seconds:g}")
         for name in SYSTEMS:
             bench.window(name, "closed100", f"closed {bench.tables} {seconds:g}")
+        bench.echo_window(seconds)
         if rate is None:
             # half the slower of Warroom and shipped boardgame.io + PostgreSQL at 100 games
             rate = 0.5 * min(
@@ -438,6 +480,8 @@ def report(bench: Bench, args: argparse.Namespace, rate: float, started: str) ->
         f"| Moves/s at 100 games vs boardgame.io + PostgreSQL, broadcast after commit "
         f"| {w100 / commit100:.2f}x | (same promise as Warroom) | |",
         "",
+        *floors(bench, wcpu, bcpu, w100, mem100, bp99, wp99),
+        "",
         "Per round (moves/s at 1 / 100 games; paced p99 ms; 1-minute load average at the round's"
         " start and end):",
         "",
@@ -455,6 +499,55 @@ def report(bench: Bench, args: argparse.Namespace, rate: float, started: str) ->
             )
         lines.append(f"| {index + 1} | {before:.1f} -> {after:.1f} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def floors(
+    bench: Bench, wcpu: float, bcpu: float, w100: float, mem100: float, bp99: float, wp99: float
+) -> list[str]:
+    """The reference echo row, and where each target not met stops (floors of this run)."""
+    echo_cpu = med(bench.echo_results, "server_cpu_ms")
+    echo_rate = med(bench.echo_results, "rate")
+    loads = [load for pair in bench.loads for load in pair]  # type: ignore[attr-defined]
+    lines = [
+        f"Reference row, **a bare grpc.aio echo** (the services' event loop, 600-byte unary calls,"
+        f" {bench.tables} in flight, run in each round right after the 100-game windows):"
+        f" {fmt(echo_rate, 0)} calls/s, **{fmt(echo_cpu, 2)} ms of server CPU per call**. A"
+        " Warroom move is one such call (SubmitAction) plus a message on each seat's WatchGame"
+        " stream, and per game (about 13 moves) a CreateGame and two stream openings; besides"
+        " gRPC it costs two Redis round trips (the fenced lock; then version, announcement and"
+        " unlock in one script), one SQL statement through a worker thread (`quickcommit`: log"
+        " row, head and seats), the rules' apply and the two seats' views (each rendered once"
+        " per version, `views.render`).",
+    ]
+    shortfalls = []
+    if wcpu > 0.33 * bcpu:
+        shortfalls.append(
+            f"- **Server CPU per move**: the target is {fmt(0.33 * bcpu, 2)} ms (0.33x"
+            f" boardgame.io's {fmt(bcpu, 2)}); Python gRPC alone is about"
+            f" {fmt(echo_cpu, 2)}-{fmt(2 * echo_cpu, 2)} ms of Warroom's {fmt(wcpu, 2)} ms"
+            " (one unary call to two call-equivalents with the stream messages), before any"
+            " game, Redis or SQL work."
+        )
+    if w100 < 0.75 * mem100:
+        shortfalls.append(
+            f"- **Moves/s against boardgame.io in memory**: the target is {fmt(0.75 * mem100, 0)}"
+            f" moves/s; at {fmt(wcpu, 2)} ms per move one core serves at most"
+            f" {fmt(1000 / wcpu, 0)}, and the server shares the 2 cores with its load generator,"
+            f" PostgreSQL and Redis (at {fmt(w100, 0)} moves/s it kept {fmt(w100 * wcpu / 10, 0)}%"
+            " of a core busy); boardgame.io in memory is one Node process with nothing to write."
+        )
+    if wp99 > 0.5 * bp99:
+        shortfalls.append(
+            f"- **Paced p99**: the target is {fmt(0.5 * bp99)} ms (0.5x boardgame.io's"
+            f" {fmt(bp99)}); each Warroom move waits on three other processes in turn (Redis,"
+            " PostgreSQL with its WAL flush: a lone commit took"
+            f" p99 {bench.flush[1] * 1e3:.1f} ms at the start, Redis again), and at load"
+            f" {min(loads):.1f}-{max(loads):.1f} on 2 cores each wake-up may wait for a core;"
+            " boardgame.io as shipped answers before its write."
+        )
+    if shortfalls:
+        lines += ["", "Floors of the targets not met, measured in this run:", "", *shortfalls]
+    return lines
 
 
 def node_version() -> str:

@@ -44,12 +44,20 @@ const URL_BASE = option('url', 'http://127.0.0.1:8000');
 const GAME = 'toy';
 const TIMEOUT_MS = 15000;
 
-async function post(path, body) {
-  const reply = await fetch(`${URL_BASE}/games/${GAME}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+// A keep-alive connection the server closed as it was reused fails the fetch ("other side
+// closed"; seen under load): the request is sent again on a new connection.
+async function post(path, body, attempts = 3) {
+  let reply;
+  try {
+    reply = await fetch(`${URL_BASE}/games/${GAME}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    if (attempts <= 1) throw error;
+    return post(path, body, attempts - 1);
+  }
   if (!reply.ok) throw new Error(`${path}: HTTP ${reply.status} ${await reply.text()}`);
   return reply.json();
 }
