@@ -231,11 +231,12 @@ def _autoplay(state: NcwState, ctx: flow.Ctx) -> None:
         return
     while state.stack and not state.over:
         frame = state.stack[-1]
-        options = flow.frame_options(state, frame)
+        # the shared Option objects: no labels are formatted for a bot's own choice
+        options = flow.frame_option_objects(state, frame)
         if not all(state.bots >> p & 1 for p in options):
             return
         p = min(options)
-        option = choose(state, p, [i for i, _ in options[p]])
+        option = choose(state, p, list(map(_OPTION_ID, options[p])))
         flow.apply_option(state, p, option, ctx)
 
 
