@@ -47,6 +47,11 @@ def test_play_a_bot_table_to_the_end(
     for track in TRACKS[rules_id]:
         assert page.locator(ui.tid(track)).count(), f"no {track} on the {rules_id} screen"
     _check_hand(page, backend, game_id)
+    if rules_id == "ncw":
+        center = page.locator(f"{ui.tid('negotiating-center')} li").all_inner_texts()
+        assert sorted(line.split(":")[0] for line in center) == sorted(
+            ["US", "EU", "China", "Russia"]
+        ), f"the negotiating center does not list each power: {center}"
     # Undo, where it is offered, reopens the decision the seat answered last.
     ui.undo_once(page)
     stats = ui.play_to_end(page, seconds=150, seed=hash(rules_id) & 0xFFFF)
