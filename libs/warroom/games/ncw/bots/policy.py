@@ -28,6 +28,9 @@ from warroom.games.ncw.bots.flowchart import (
     profile,
     step7_regions,
 )
+from warroom.games.ncw.bots.hooks import place_option
+from warroom.games.ncw.bots.media import media_benefit_targets
+from warroom.games.ncw.bots.variants import bot_veto
 from warroom.games.ncw.state import (
     OPF_CONTROL_ONLY,
     OPF_MEDIA_RES_DONE,
@@ -36,11 +39,17 @@ from warroom.games.ncw.state import (
     OPF_ONE_PER_REGION,
     OPF_PRESTIGE_USED,
     OPF_RESERVE_DONE,
+    VETO_1,
+    VETO_2,
+    VETO_3,
+    VETO_EXTRA,
     NcwState,
 )
 
 PASSIVE = ("done", "pass", "skip", "none", "no")
 _OPTION_ID = attrgetter("id")
+_VETO_OPTION = {VETO_1: "veto:1", VETO_2: "veto:2", VETO_3: "veto:3", VETO_EXTRA: "veto:extra"}
+"""The veto option of each marker bit a bot may spend."""
 
 
 def spend_of(state: NcwState, power: int) -> Spend:
@@ -213,14 +222,11 @@ def choose_generic(state: NcwState, power: int, options: Sequence[str]) -> str:
 
 def choose_veto(state: NcwState, power: int, options: Sequence[str]) -> str:
     """6.8-6.10: veto the bot's own negative cards played by others (and Russia's extra-veto list)."""
-    from warroom.games.ncw.bots.variants import bot_veto
-    from warroom.games.ncw.state import VETO_1, VETO_2, VETO_3, VETO_EXTRA
-
     frame = state.top()
     assert frame is not None
     player = next((p.power for p in state.plays if p is not None and p.card == frame.card), -1)
     bit = bot_veto(state, power, frame.card, player)
-    name = {VETO_1: "veto:1", VETO_2: "veto:2", VETO_3: "veto:3", VETO_EXTRA: "veto:extra"}.get(bit)
+    name = _VETO_OPTION.get(bit)
     if name is not None and name in options:
         return name
     return "pass" if "pass" in options else options[-1]
@@ -228,8 +234,6 @@ def choose_veto(state: NcwState, power: int, options: Sequence[str]) -> str:
 
 def choose_media_benefit(state: NcwState, power: int, options: Sequence[str]) -> str:
     """6.7: the media advantage in the first region without reinforced control, ORBIT first."""
-    from warroom.games.ncw.bots.media import media_benefit_targets
-
     t = content.tables()
     index = name_index()
     for _kind, country in media_benefit_targets(board_of(state), POWERS[power]):
@@ -268,8 +272,6 @@ def choose(state: NcwState, power: int, options: Sequence[str], commit: bool = T
             note_attack(state, power, option)
         return option
     if kind == "place":
-        from warroom.games.ncw.bots.hooks import place_option
-
         rng = state.rng
         option = place_option(state, power, list(options))
         if not commit:
