@@ -56,7 +56,9 @@ export const qmgSfAdapter: Adapter = (seatView, typed, cat) => {
   const track = cat.raw.tracks.find((t) => t.id.includes("vp"));
   m.tracks.push({ name: "Victory points", min: track?.min ?? 0, max: vpMax(p.vp, track?.max), entries: p.vp.map((x, i) => ({ label: SIDE_NAMES[i].slice(0, 2), value: x, colour: SIDE_COLOURS[i] })) });
   m.tracks.push({ name: "Victory Stars held", min: 0, max: Math.max(1, spaces.filter((s) => s.victoryStar).length), entries: stars.map((x, i) => ({ label: SIDE_NAMES[i].slice(0, 2), value: x, colour: SIDE_COLOURS[i] })) });
-  m.status.push(`Round ${p.round}`, `${SIDE_NAMES[p.active] ?? "?"} to act`);
+  // `active` is the side whose turn the round is in (not who decides now: the decision panel says that)
+  m.status.push(`Round ${p.round}`);
+  if (p.phase !== "setup") m.status.push(`${SIDE_NAMES[p.active] ?? "?"} turn`);
   if (p.phase) m.status.push(p.phase.replace(/_/g, " "));
   if (p.hasCombat && p.combat) {
     const c = p.combat;
