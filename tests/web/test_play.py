@@ -167,6 +167,30 @@ def test_phone_screen_and_keyboard_choices(new_session: Callable[..., Session]) 
         page.keyboard.press("Enter")
         page.wait_for_function(ui.CHANGED_JS, arg=[now["version"], now["decision"]])
     page.screenshot(path=str(artifacts_dir() / "phone-qmg_sf.png"), full_page=True)
+    # A place on the board is keyboard-operable too: focused (visibly), Enter chooses it (or
+    # narrows the list to its options).
+    rng = random.Random(6)
+    for _ in range(12):
+        now = ui.next_turn(page)
+        if now["finished"]:
+            pytest.skip("the game ended before a place could be chosen by keyboard")
+        if now["targets"]:
+            break
+        assert ui.choose(page, now, rng)
+        page.wait_for_function(ui.CHANGED_JS, arg=[now["version"], now["decision"]])
+    else:
+        raise AssertionError("no decision offered a place on the board")
+    place = page.locator(f'{ui.tid("board-space")}[data-space-id="{now["targets"][0]}"]')
+    page.keyboard.press("Tab")  # keyboard modality, so the next focus shows as :focus-visible
+    place.focus()
+    assert place.evaluate("e => e.matches(':focus-visible') && document.activeElement === e")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        """([version, decision]) => !!document.querySelector('.focus-note') ||
+            Number(document.querySelector('[data-testid="game-screen"]').dataset.version) > version
+            || document.querySelector('[data-testid="decision"]')?.dataset.decisionId !== decision""",
+        arg=[now["version"], now["decision"]],
+    )
 
 
 # A slow network for SubmitAction only (the page's own fetch, wrapped before the app loads).

@@ -124,7 +124,8 @@ function Padlock(props: { x: number; y: number }) {
 
 function clickable(name: string, opts: Option[], pick: () => void) {
   return {
-    tabIndex: 0,
+    // lower-case: on SVG elements Preact sets attributes, and only `tabindex` makes them focusable
+    tabindex: 0,
     role: "button" as const,
     "aria-label": opts.length === 1 ? `${name}: ${opts[0].label}` : `${name}: ${opts.length} options`,
     onClick: pick,
