@@ -73,9 +73,9 @@ class Rng:
         return value
 
     def choice(self, items: Sequence[T]) -> T:
-        """One element chosen uniformly."""
-        self.state, value = choice(self.state, items)
-        return value
+        """One element chosen uniformly (`choice`, one call level less)."""
+        self.state, index = randbelow(self.state, len(items))
+        return items[index]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle in place."""
