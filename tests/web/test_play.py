@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page
@@ -112,8 +113,33 @@ def _check_hand(page: Page, backend: Backend, game_id: str) -> None:
     for card, name, text in shown:
         assert name and not name.startswith("Card "), f"card {card} has no catalogue name"
         assert len(text) > 10, f"card {card} ({name}) shows no full text: {text!r}"
-    counts = page.locator(f"{ui.tid('seat-panel')} {ui.tid('hand-count')}")
-    assert counts.count() >= len(view.seats) - 1, "other seats' hand counts are missing"
+    # Every seat's public information: its hand count and its face-down cards (backs).
+    shown_counts = dict(page.evaluate(SEAT_COUNTS_JS))
+    expected = _public_counts(typed, view)
+    assert shown_counts == expected, f"seat panels {shown_counts}, views {expected}"
+
+
+SEAT_COUNTS_JS = """() => [...document.querySelectorAll('[data-testid="seat-panel"]')].map(p => [
+  Number(p.dataset.seat), [Number(p.querySelector('[data-testid="hand-count"]')?.innerText ?? -1),
+  p.querySelectorAll('[data-testid="card-back"]').length]])"""
+
+
+def _public_counts(typed: Any, view: game_pb2.SeatView) -> dict[int, list[int]]:
+    """seat -> [hand count, face-down cards shown (at most 6)] from the seat's typed view."""
+    name = typed.DESCRIPTOR.full_name
+    out: dict[int, list[int]] = {}
+    for seat in view.seats:
+        i = seat.index
+        if name == "warroom.games.ncw.v1.View":
+            power = next(p for p in typed.powers if p.power == seat.side)
+            placed = [x for x in typed.placements if x.power == seat.side]
+            down = int(bool(placed and placed[0].placed and not placed[0].visible))
+            out[i] = [power.hand_count, down]
+        elif name == "warroom.games.qmg_cw.v1.View":
+            out[i] = [typed.seats[i].hand_count, min(typed.seats[i].espionage_count, 6)]
+        else:
+            out[i] = [typed.hand_sizes[i], 0]
+    return out
 
 
 def test_the_colour_check_tells_red_green_apart() -> None:
