@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache, lru_cache
 from itertools import compress
-from operator import getitem
+from operator import itemgetter
 from typing import cast
 
 from warroom.games.ncw import content
@@ -161,26 +161,64 @@ def _stat_rows(overrides: tuple[tuple[int, int], ...]) -> _StatRows:
     return tuple(rows)
 
 
+_Entries = dict[tuple[str, str], tuple[int, int]]
+_RegionStats = tuple[
+    Callable[[list[int]], tuple[int, ...]], _StatRows, dict[tuple[int, ...], _Entries]
+]
+"""One region: the getter of its countries' holders, their `_StatRows`, and a memo of the
+region's (countries, VPs) entries by those holders."""
+
+_REGION_MEMO = 4096
+"""Holder patterns remembered per region before its memo starts afresh (bounds memory)."""
+
+
+@lru_cache(maxsize=256)
+def _region_stats(overrides: tuple[tuple[int, int], ...]) -> tuple[_RegionStats, ...]:
+    """`_stat_rows` grouped by region, each region with its holder getter and an empty memo."""
+    rows = _stat_rows(overrides)
+    out: list[_RegionStats] = []
+    for countries in content.tables().region_countries:
+        assert len(countries) > 1, "itemgetter of one country returns no tuple"
+        getter = cast(Callable[[list[int]], tuple[int, ...]], itemgetter(*countries))
+        out.append((getter, tuple(rows[c] for c in countries), {}))
+    return tuple(out)
+
+
+def _region_entries(holders: tuple[int, ...], rows: _StatRows) -> _Entries:
+    """(countries, VPs) by (power, region) of one region's holders (held countries only)."""
+    counts: dict[int, tuple[int, int]] = {}
+    for holder, row in zip(holders, rows, strict=True):
+        if holder >= 0:
+            k, value = row[holder]
+            count, total = counts.get(k, (0, 0))
+            counts[k] = (count + 1, total + value)
+    return {_STAT_KEYS[k]: entry for k, entry in counts.items()}
+
+
 def _stats_memo(
-    control: list[int], rows: _StatRows, modifiers: dict[tuple[str, str], int]
-) -> dict[tuple[str, str], tuple[int, int]]:
+    control: list[int],
+    regions: tuple[_RegionStats, ...],
+    modifiers: dict[tuple[str, str], int],
+) -> _Entries:
     """The `Board.stats` memo of a position, computed from the state's integers.
 
     The same entries `board._all_stats` computes from the board's mappings: (0, modifier)
     for every modified (power, region), (countries, VPs + modifier) where a power holds
-    countries, and the ("", "") marker.
+    countries, and the ("", "") marker. Each region's entries are memoized by its holders
+    (a position differs from the last one a bot saw in a region or two).
     """
-    counts = [0] * 28
-    totals = [0] * 28
-    for k, value in compress(map(getitem, rows, control), map(_HELD, control)):
-        counts[k] += 1
-        totals[k] += value
-    memo = {key: (0, value) for key, value in modifiers.items()}
-    keys = _STAT_KEYS
-    for k, count in enumerate(counts):
-        if count:
-            key = keys[k]
-            memo[key] = (count, totals[k] + modifiers.get(key, 0))
+    memo: _Entries = {}
+    for getter, rows, seen in regions:
+        holders = getter(control)
+        entries = seen.get(holders)
+        if entries is None:
+            if len(seen) >= _REGION_MEMO:
+                seen.clear()
+            entries = seen[holders] = _region_entries(holders, rows)
+        memo.update(entries)
+    for key, value in modifiers.items():
+        entry = memo.get(key)
+        memo[key] = (entry[0], entry[1] + value) if entry is not None else (0, value)
     memo[("", "")] = (0, 0)
     return memo
 
@@ -221,7 +259,7 @@ def board_of(state: NcwState, viewer: int | None = None) -> Board:
         region_min=_region_min(),
         perm_destab=perm,
         blocked=_blocked(state),
-        memo=_stats_memo(control, _stat_rows(overrides), modifiers),
+        memo=_stats_memo(control, _region_stats(overrides), modifiers),
     )
 
 
