@@ -28,6 +28,9 @@ from warroom.v1 import game_pb2, game_pb2_grpc
 GAMES = 20
 KILLS = 5
 RETRY = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
+# About 13 moves per toy game: the kills are spread over the games' progress, not over
+# wall-clock seconds, so a faster authority still meets every kill mid-game.
+EXPECTED_ACTIONS = GAMES * 12
 
 
 @dataclass
@@ -65,6 +68,14 @@ class Client:
     async def close(self) -> None:
         if self.channel is not None:
             await self.channel.close()
+
+
+async def until_acked(games: list[Played], count: int) -> None:
+    """Wait until the games hold `count` acknowledged actions in all (at most about 60 s)."""
+    for _ in range(3000):
+        if sum(len(g.acked) for g in games) >= count:
+            return
+        await asyncio.sleep(0.02)
 
 
 async def play(client: Client, game: Played, rng: random.Random) -> None:
@@ -131,7 +142,7 @@ async def test_authority_sigkill_loses_and_doubles_no_acknowledged_action(
     kills, outages = 0, []
     try:
         while kills < KILLS:
-            await asyncio.sleep(1.0)
+            await until_acked(games, (kills + 1) * EXPECTED_ACTIONS // (KILLS + 1))
             assert not all(g.finished for g in games), f"games ended before kill {kills + 1}"
             authority.kill()
             kills += 1

@@ -1,6 +1,6 @@
 // The lobby: play now against bots (or open a custom table), matchmaking, joining tables,
 // open tables, parties. Each section picks its title.
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { lobby, errorText } from "../lib/api";
 import { loadCatalog, type GameCatalog } from "../lib/catalog";
 import { useAsync } from "../lib/hooks";
@@ -90,10 +90,14 @@ function PlayNowForm(props: { rulesId: string; data: TitleData }) {
   const [error, setError] = useState("");
   const [clockId, setClockId] = useState("none");
   const clock = CLOCKS.find((c) => c.id === clockId)?.spec;
-  useEffect(() => {
+  // A new variant has other seats: its side and bot choices start afresh. Reset here, in the
+  // change itself, not in an effect (an effect runs after the paint and could undo a side the
+  // player picked just after the variant).
+  const chooseVariant = (id: string) => {
+    setVariantId(id);
     setSide("");
     setChoices({});
-  }, [variantId]);
+  };
   const official = kinds.find((k) => k.kind.endsWith("official"));
   const playable = kinds.filter((k) => !k.kind.endsWith("official") || props.rulesId === "ncw");
   const human = seatsOf.filter((s) => !s.automated);
@@ -124,7 +128,7 @@ function PlayNowForm(props: { rulesId: string; data: TitleData }) {
     <div class="stack">
       <label>
         Variant
-        <select data-testid="playnow-variant" value={variantId} onChange={(e) => setVariantId((e.target as HTMLSelectElement).value)}>
+        <select data-testid="playnow-variant" value={variantId} onChange={(e) => chooseVariant((e.target as HTMLSelectElement).value)}>
           {variants.map((v) => (
             <option value={v.id}>{variantLabel(v)}</option>
           ))}
