@@ -3,9 +3,11 @@ gateway in front of them, on the run's Redis and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -21,6 +23,17 @@ from services.lobby.config import LobbySettings
 from services.lobby.tests.harness import LobbyNode, start_lobby
 from services.web.server import RunningGateway, start_gateway
 from services.web.settings import WebSettings
+
+
+async def streams_back_to(gauge: Any, value: float) -> None:
+    """Assert the open-streams gauge returns to `value` (a closed stream is counted out soon
+    after its client closes it, within about 5 s)."""
+    for _ in range(100):
+        if gauge._value.get() == value:
+            break
+        await asyncio.sleep(0.05)
+    assert gauge._value.get() == value
+
 
 TOY = "toy=tests.engine.toy_game:ToyRules"
 SECRET = "web-gateway-test-service-secret"

@@ -16,7 +16,7 @@ from google.rpc import error_details_pb2
 from services.game.tests.helpers import create, status_of
 from services.web import metrics
 from services.web.methods import services
-from services.web.tests.conftest import Stack
+from services.web.tests.conftest import Stack, streams_back_to
 from warroom.v1 import bots_pb2, catalog_pb2, game_pb2, lobby_pb2
 from warroom.v1.bots_connect import BotServiceClient
 from warroom.v1.catalog_connect import CatalogServiceClient
@@ -155,11 +155,7 @@ async def test_stream_closed_by_the_browser_ends_upstream(stack: Stack) -> None:
         await asyncio.wait_for(anext(stream), 10)
         assert gauge._value.get() == before + 1
         await stream.aclose()  # type: ignore[attr-defined]
-    for _ in range(100):
-        if gauge._value.get() == before:
-            break
-        await asyncio.sleep(0.05)
-    assert gauge._value.get() == before
+    await streams_back_to(gauge, before)
 
 
 async def test_stream_error_passes_through(stack: Stack) -> None:

@@ -25,7 +25,7 @@ from services.web import metrics
 from services.web.passthrough import MIN_COMPRESS_BYTES, SmallGzip
 from services.web.server import RunningGateway, start_gateway
 from services.web.settings import WebSettings
-from services.web.tests.conftest import Stack
+from services.web.tests.conftest import Stack, streams_back_to
 from warroom.v1 import game_pb2
 from warroom.v1.game_connect import GameServiceClient
 
@@ -177,11 +177,7 @@ async def test_json_stream(stack: Stack) -> None:
         assert second.version == answer.version == view.version + 1
         assert gauge._value.get() == before + 1
         await stream.aclose()  # type: ignore[attr-defined]
-    for _ in range(100):
-        if gauge._value.get() == before:
-            break
-        await asyncio.sleep(0.05)
-    assert gauge._value.get() == before
+    await streams_back_to(gauge, before)
 
 
 async def test_json_game_view_of_a_real_game(stack: Stack) -> None:
