@@ -36,7 +36,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import grpc
 import redis.asyncio as aioredis
@@ -61,7 +61,6 @@ from warroom.matchmaking import Ticket, layouts_for, make_matches  # noqa: E402
 from warroom.v1 import (  # noqa: E402
     common_pb2,
     game_pb2,
-    game_pb2_grpc,
     lobby_pb2,
     lobby_pb2_grpc,
 )
@@ -203,22 +202,28 @@ def proc_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-class StubGameService(game_pb2_grpc.GameServiceServicer):
-    """A GameService whose CreateGame answers at once (the lobby's own cost over gRPC)."""
-
-    async def CreateGame(
-        self, request: game_pb2.CreateGameRequest, context: Any
-    ) -> game_pb2.CreateGameResponse:
-        game_id = uuid.uuid4().hex
-        return game_pb2.CreateGameResponse(
-            game_id=game_id, seat_tokens=[f"{game_id}.{i}" for i in range(len(request.seats))]
-        )
+async def stub_create_game(
+    request: game_pb2.CreateGameRequest, context: Any
+) -> game_pb2.CreateGameResponse:
+    """A GameService CreateGame that answers at once (the lobby's own cost over gRPC)."""
+    game_id = uuid.uuid4().hex
+    return game_pb2.CreateGameResponse(
+        game_id=game_id, seat_tokens=[f"{game_id}.{i}" for i in range(len(request.seats))]
+    )
 
 
 async def serve_stub_authority(port: int) -> None:
-    """Run StubGameService on `port` until terminated (`--stub-authority PORT`)."""
+    """Serve GameService.CreateGame alone (stub_create_game) on `port` until terminated
+    (`--stub-authority PORT`)."""
     server = grpc.aio.server()
-    game_pb2_grpc.add_GameServiceServicer_to_server(StubGameService(), server)
+    handler = grpc.unary_unary_rpc_method_handler(
+        stub_create_game,
+        request_deserializer=game_pb2.CreateGameRequest.FromString,
+        response_serializer=game_pb2.CreateGameResponse.SerializeToString,
+    )
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler("warroom.v1.GameService", {"CreateGame": handler}),)
+    )
     server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()
     await server.wait_for_termination()
@@ -378,7 +383,7 @@ async def through_service(
             worker.join(10)
             if worker.is_alive():
                 worker.terminate()
-        await client.aclose()
+        await cast(Any, client).aclose()
         proc.terminate()
         proc.wait(10)
 
@@ -485,7 +490,9 @@ async def main() -> None:
                         )
                     )
                     print(f"service, {name} authority", runs[-1], flush=True)
-                best = max(runs, key=lambda r: min(r["created_per_s"], r["matched_per_s"]))
+                best: dict[str, Any] = max(
+                    runs, key=lambda r: min(r["created_per_s"], r["matched_per_s"])
+                )
                 best["runs"] = [(r["created_per_s"], r["matched_per_s"]) for r in runs]
                 return best
 
@@ -503,7 +510,7 @@ async def main() -> None:
         client = aioredis.Redis.from_url(redis_url)
         async for key in client.scan_iter(match=prefix + "*", count=1000):
             await client.unlink(key)
-        await client.aclose()
+        await cast(Any, client).aclose()
         engine.dispose()
         with admin.begin() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
