@@ -5,6 +5,8 @@ Keys under a prefix P:
                                    expires_at, match, game_id, variant, assign
   P pool:<game>:<queue>      zset  searching tickets by creation time
   P pooldata:<game>:<queue>  hash  ticket -> match data (the match function's input)
+  P poollog:<game>:<queue>   stream the pool's changes, read by directors' copies
+                                   (services.lobby.poolcache)
   P player:<player>          str   the player's active ticket
   P exp                      zset  tickets by expiry
   P claims / P claim:<match> zset of claim deadlines / the claimed tickets of one match
@@ -27,7 +29,8 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from warroom.matchmaking import BotChoice, Ticket
+from services.lobby.poolcache import LOG_MAX, PoolCache
+from warroom.matchmaking import Ticket
 
 SEARCHING = "searching"
 CLAIMED = "claimed"
@@ -39,12 +42,20 @@ TERMINAL = (MATCHED, CANCELLED, EXPIRED)
 # Most tickets one enqueue script call adds.
 ADD_BATCH = 200
 
-_LUA_HELPERS = """
+_LUA_HELPERS = f"""
 local P = ARGV[1]
 local BATCH = 1000
+local LOG_MAX = {LOG_MAX}
 local function tkey(tid) return P .. 't:' .. tid end
 local function poolkey(g, q) return P .. 'pool:' .. g .. ':' .. q end
 local function datakey(g, q) return P .. 'pooldata:' .. g .. ':' .. q end
+local function logkey(g, q) return P .. 'poollog:' .. g .. ':' .. q end
+local function log_add(g, q, tid, data)
+  redis.call('XADD', logkey(g, q), 'MAXLEN', '~', LOG_MAX, '*', 'a', tid, 'd', data)
+end
+local function log_gone(g, q, tids)
+  redis.call('XADD', logkey(g, q), 'MAXLEN', '~', LOG_MAX, '*', 'r', tids)
+end
 local function unlink_players(t, tid)
   local players = cjson.decode(redis.call('HGET', t, 'players'))
   for _, p in ipairs(players) do
@@ -58,7 +69,7 @@ local function finish(tid, status, keep, now)
   local q = redis.call('HGET', t, 'queue')
   redis.call('HSET', t, 'status', status, 'ended_at', now)
   redis.call('ZREM', poolkey(g, q), tid)
-  redis.call('HDEL', datakey(g, q), tid)
+  if redis.call('HDEL', datakey(g, q), tid) == 1 then log_gone(g, q, tid) end
   redis.call('ZREM', P .. 'exp', tid)
   unlink_players(t, tid)
   redis.call('EXPIRE', t, keep)
@@ -109,6 +120,7 @@ for _, e in ipairs(cjson.decode(ARGV[2])) do
       'created_at', created, 'expires_at', expires)
     redis.call('ZADD', poolkey(g, q), created, tid)
     redis.call('HSET', datakey(g, q), tid, data)
+    log_add(g, q, tid, data)
     redis.call('ZADD', P .. 'exp', expires, tid)
     for _, p in ipairs(players) do redis.call('SET', P .. 'player:' .. p, tid, 'EX', ttl) end
     verdict = {'ok'}
@@ -172,6 +184,7 @@ for i = 1, #gone, BATCH do
   local last = math.min(i + BATCH - 1, #gone)
   redis.call('ZREM', poolkey(g, q), unpack(gone, i, last))
   redis.call('HDEL', datakey(g, q), unpack(gone, i, last))
+  log_gone(g, q, table.concat(gone, ' ', i, last))
 end
 for i = 1, #deadlines, 2 * BATCH do
   redis.call('ZADD', P .. 'claims', unpack(deadlines, i, math.min(i + 2 * BATCH - 1, #deadlines)))
@@ -271,7 +284,9 @@ for _, tid in ipairs(cjson.decode(raw)) do
       redis.call('HSET', t, 'status', 'searching')
       redis.call('HDEL', t, 'match')
       redis.call('ZADD', poolkey(g, q), redis.call('HGET', t, 'created_at'), tid)
-      redis.call('HSET', datakey(g, q), tid, redis.call('HGET', t, 'data'))
+      local data = redis.call('HGET', t, 'data')
+      redis.call('HSET', datakey(g, q), tid, data)
+      log_add(g, q, tid, data)
       n = n + 1
     end
   end
@@ -346,41 +361,6 @@ def ticket_data_head(ticket: Ticket) -> str:
     )
 
 
-def parse_ticket(ticket_id: str, raw: str | bytes) -> Ticket:
-    """A ticket back from its stored match data."""
-    return _ticket(ticket_id, json.loads(raw))
-
-
-def parse_tickets(ticket_ids: Sequence[bytes], raws: Sequence[bytes]) -> list[Ticket]:
-    """Many tickets back from their stored match data (one JSON decode for all)."""
-    if not raws:
-        return []
-    decoded = json.loads(b"[" + b",".join(raws) + b"]")
-    return [_ticket(tid.decode(), d) for tid, d in zip(ticket_ids, decoded, strict=True)]
-
-
-_BOTS: dict[tuple[str, str], BotChoice] = {}
-
-
-def _ticket(ticket_id: str, d: dict[str, Any]) -> Ticket:
-    key = (d["k"], d["d"])
-    bot = _BOTS.get(key)
-    if bot is None:
-        bot = _BOTS.setdefault(key, BotChoice(*key)) if len(_BOTS) < 256 else BotChoice(*key)
-    return Ticket(
-        ticket_id,
-        tuple(d["p"]),
-        tuple(d["r"]),
-        float(d["c"]),
-        tuple(d["v"]),
-        tuple(d["s"]),
-        bool(d["b"]),
-        float(d["f"]),
-        bot,
-        tuple(d.get("n", ())),
-    )
-
-
 def _s(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -403,8 +383,8 @@ class TicketQueue:
         self._enqueue_many = client.register_script(_ENQUEUE_MANY)
         self._adding: list[tuple[list[Any], asyncio.Future[list[str]]]] = []
         self._adder: asyncio.Task[None] | None = None
-        # per pool: ticket id -> (stored data, parsed ticket) at the last load
-        self._parsed: dict[str, dict[bytes, tuple[bytes, Ticket]]] = {}
+        # the pools as this process last read them, synced from their change logs
+        self.pools = PoolCache(client, prefix)
         self._cancel = client.register_script(_CANCEL)
         self._claim = client.register_script(_CLAIM)
         self._finalize = client.register_script(_FINALIZE)
@@ -576,26 +556,10 @@ class TicketQueue:
         return int(await self.redis.zcard(self.pool_key(game, queue)))
 
     async def load_pool(self, game: str, queue: str) -> list[Ticket]:
-        """Every searching ticket of a pool, as the match function's input.
-
-        Tickets are parsed once: one whose stored data is the same as at the last load of
-        this pool is taken from then.
-        """
-        key = f"{self.prefix}pooldata:{game}:{queue}"
-        raw: dict[bytes, bytes] = await self.redis.hgetall(key)
-        before = self._parsed.get(key, {})
-        now: dict[bytes, tuple[bytes, Ticket]] = {}
-        fresh: list[bytes] = []
-        for tid, data in raw.items():
-            seen = before.get(tid)
-            if seen is not None and seen[0] == data:
-                now[tid] = seen
-            else:
-                fresh.append(tid)
-        for tid, ticket in zip(fresh, parse_tickets(fresh, [raw[t] for t in fresh]), strict=True):
-            now[tid] = (raw[tid], ticket)
-        self._parsed[key] = now
-        return [now[tid][1] for tid in raw]
+        """Every searching ticket of a pool, as the match function's input: this process's
+        copy brought up to date from the pool's change log (a full read on the first call
+        and whenever the copy cannot be trusted; see services.lobby.poolcache)."""
+        return await self.pools.tickets(game, queue)
 
     async def acquire(self, game: str, queue: str, lock_ms: int) -> Lock | None:
         """Take a pool's matcher lock with a fresh fencing token, or None when it is held."""
