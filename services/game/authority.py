@@ -17,6 +17,7 @@ truth and Redis coordinates replicas. Each part has one job (see docs/architectu
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import datetime
 
 import redis.asyncio as aioredis
 from sqlalchemy.engine import Engine
@@ -86,7 +87,7 @@ class Authority:
         return self.core.limiter
 
     @property
-    def committer(self) -> Batcher[tuple[str, int, Append], None]:
+    def committer(self) -> Batcher[tuple[str, int, Append], datetime]:
         """The group commit of log rows."""
         return self.core.committer
 

@@ -168,7 +168,7 @@ class Commands:
     async def _commit(self, live: LiveGame, answer: Answer, change: Change) -> Reply | None:
         """Append durably (group commit); on a lost race, the key's original reply or ABORTED."""
         try:
-            await self.core.committer((live.id, live.version, change.write))
+            stamp = await self.core.committer((live.id, live.version, change.write))
         except Conflict:
             await self.cache.from_sql(live, live.epoch)
             reply = await self._prior_in_sql(live, answer)
@@ -182,6 +182,8 @@ class Commands:
             ) from None
         apply_updates(live.seats, change.plan.updates)
         live.advance(change.frame, change.row)
+        if change.frame.result is not None:
+            live.row.finished_at = stamp  # as SQL recorded it: no read to learn it
         return None
 
     # ------------------------------------------------------------------ resign, forfeit
@@ -201,11 +203,12 @@ class Commands:
             result=result_row(frame.result),
         )
         try:
-            await self.core.db(self.core.store.append, live.id, live.version, write)
+            stamp = await self.core.db(self.core.store.append, live.id, live.version, write)
         except Conflict:
             raise errors.aborted("VERSION_CONFLICT", "the game moved; retry") from None
         apply_updates(live.seats, updates)
         live.advance(frame)
+        live.row.finished_at = stamp
         await self.writer.publish(live, held, frame.version, update_message(pseudo))
         await self.cache.mark_finished(live)
         return frame

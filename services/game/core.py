@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
 
@@ -50,7 +51,7 @@ class Core:
             settings.game_rate_burst,
             settings.game_rate_lease,
         )
-        self.committer: Batcher[tuple[str, int, Append], None] = Batcher(
+        self.committer: Batcher[tuple[str, int, Append], datetime] = Batcher(
             self._commit_many,
             settings.game_commit_parallel,
             limit=128,
@@ -67,7 +68,9 @@ class Core:
         """Run a blocking SQL call in the pool."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, partial(fn, *args))
 
-    async def _commit_many(self, items: list[tuple[str, int, Append]]) -> list[Exception | None]:
+    async def _commit_many(
+        self, items: list[tuple[str, int, Append]]
+    ) -> list[Exception | datetime]:
         """Group commit: the queued appends of different games in one SQL transaction."""
         return await self.db(self.store.append_many, items)
 

@@ -1,9 +1,10 @@
 """PostgreSQL group commit in ONE round trip: one statement on a dedicated autocommit connection.
 
-A batch of appends that carries no snapshot and no result (nearly every move) is written
-by a single statement: the log rows (each inserted only while its game is at `seq - 1`),
-the games' heads advanced, and the seat changes (turn, clock, control) of the games that
-advanced, as data-modifying CTEs over column arrays. A single statement in autocommit mode
+A batch of appends is written by a single statement: the log rows (each inserted only
+while its game is at `seq - 1`), the games' heads advanced (and finished where the row ends
+the game), the seat changes (turn, clock, control), snapshots and results of the games that
+advanced, as data-modifying CTEs over column arrays. Only a seat change of another column
+takes the transaction path (`store.Store._append_batch`). A single statement in autocommit mode
 is its own transaction: it is atomic, and the driver returns only after the server has
 committed it (its ReadyForQuery follows the commit), so "acknowledged only after the
 commit" holds. Compared with `BEGIN; pool ping; statement; one UPDATE per seat; COMMIT`
@@ -15,6 +16,7 @@ is closed and never reused (the caller then retries each append through the pool
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -40,34 +42,30 @@ SEAT_COLUMNS = (
 _SEATS = cast(Table, GameSeatRow.__table__)
 
 
-def _seat_sql() -> tuple[str, str]:
-    """The unnest of the seat-change arrays and the SET list (a column keeps its value unless
-    its `<column>_set` flag is true)."""
+def _seat_sets() -> str:
+    """The SET list of a seat change: a column keeps its value unless the change names it
+    (`e.u->'c'` holds the changed columns of one seat)."""
     dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
-    arrays = ["CAST(%(u_game_id)s AS VARCHAR[])", "CAST(%(u_seat)s AS INTEGER[])"]
-    names = ["game_id", "seat"]
     sets = []
     for name in SEAT_COLUMNS:
         kind = _SEATS.columns[name].type.compile(dialect=dialect)
-        arrays += [f"CAST(%(u_{name})s AS {kind}[])", f"CAST(%(u_{name}_set)s AS BOOLEAN[])"]
-        names += [name, f"{name}_set"]
-        sets.append(f"{name} = CASE WHEN u.{name}_set THEN u.{name} ELSE s.{name} END")
-    return f"unnest({', '.join(arrays)}) AS u({', '.join(names)})", ", ".join(sets)
+        sets.append(
+            f"{name} = CASE WHEN e.u->'c' ? '{name}' "
+            f"THEN CAST(e.u->'c'->>'{name}' AS {kind}) ELSE s.{name} END"
+        )
+    return ", ".join(sets)
 
 
-_UNNEST_SEATS, _SET_SEATS = _seat_sql()
+_SET_SEATS = _seat_sets()
 
-# The log rows of a group commit (column arrays unnested), each inserted only while its game
-# is at the row's seq - 1 and still active (`store._PG_BATCH` continues it as well).
+# The log rows of a group commit (one JSON array of rows: psycopg dumps one text parameter
+# instead of a dozen typed arrays), each inserted only while its game is at the row's
+# seq - 1 and still active (`store._PG_BATCH` continues it as well).
 ROWS = """
 WITH d AS (
-  SELECT * FROM unnest(
-    CAST(%(game_id)s AS VARCHAR[]), CAST(%(seq)s AS BIGINT[]), CAST(%(seat)s AS INTEGER[]),
-    CAST(%(kind)s AS VARCHAR[]), CAST(%(decision_id)s AS VARCHAR[]),
-    CAST(%(option_id)s AS VARCHAR[]), CAST(%(expected_version)s AS BIGINT[]),
-    CAST(%(key)s AS VARCHAR[]), CAST(%(finish)s AS BOOLEAN[])
-  ) AS d(game_id, seq, seat, kind, decision_id, option_id, expected_version, idempotency_key,
-         finish)),
+  SELECT * FROM jsonb_to_recordset(CAST(%(rows)s AS JSONB)) AS d(
+    game_id VARCHAR, seq BIGINT, seat INTEGER, kind VARCHAR, decision_id VARCHAR,
+    option_id VARCHAR, expected_version BIGINT, idempotency_key VARCHAR, finish BOOLEAN)),
 ins AS (
   INSERT INTO actions (game_id, seq, seat, kind, decision_id, option_id, expected_version,
                        idempotency_key, created_at)
@@ -78,18 +76,43 @@ ins AS (
   RETURNING game_id, seq)
 """
 
-# Log rows, heads and seat changes in one statement; returns the ids of the games advanced.
+# The heads of the games whose log row went in (finished where the row ends the game); the
+# ids of the games advanced.
+ADVANCE = """
+UPDATE games AS g
+SET version = ins.seq, updated_at = CAST(%(stamp)s AS TIMESTAMPTZ),
+    status = CASE WHEN d.finish THEN 'finished' ELSE g.status END,
+    finished_at = CASE WHEN d.finish THEN CAST(%(stamp)s AS TIMESTAMPTZ) ELSE g.finished_at END
+FROM ins JOIN d ON d.game_id = ins.game_id AND d.seq = ins.seq
+WHERE g.id = ins.game_id AND g.version = ins.seq - 1
+RETURNING g.id
+"""
+
+# Log rows, heads, seat changes, snapshots and results in one statement; returns the ids of
+# the games advanced.
 STATEMENT = (
     ROWS
     + f""",
-adv AS (
-  UPDATE games AS g SET version = ins.seq, updated_at = CAST(%(stamp)s AS TIMESTAMPTZ)
-  FROM ins WHERE g.id = ins.game_id AND g.version = ins.seq - 1
-  RETURNING g.id),
+adv AS ({ADVANCE}),
 seats_set AS (
   UPDATE seats AS s SET {_SET_SEATS}
-  FROM {_UNNEST_SEATS} JOIN adv ON adv.id = u.game_id
-  WHERE s.game_id = u.game_id AND s.seat = u.seat
+  FROM jsonb_array_elements(CAST(%(seats)s AS JSONB)) AS e(u) JOIN adv ON adv.id = e.u->>'game_id'
+  WHERE s.game_id = e.u->>'game_id' AND s.seat = CAST(e.u->>'seat' AS INTEGER)
+  RETURNING 1),
+snapshots_in AS (
+  INSERT INTO snapshots (game_id, version, data, created_at)
+  SELECT n.game_id, n.version, decode(n.data, 'hex'), CAST(%(stamp)s AS TIMESTAMPTZ)
+  FROM jsonb_to_recordset(CAST(%(snapshots)s AS JSONB)) AS n(
+    game_id VARCHAR, version BIGINT, data TEXT)
+  JOIN adv ON adv.id = n.game_id
+  RETURNING 1),
+results_in AS (
+  INSERT INTO results (game_id, reason, scores, ranks, winners, finished_at)
+  SELECT r.game_id, r.reason, CAST(r.scores AS JSON), CAST(r.ranks AS JSON),
+         CAST(r.winners AS JSON), CAST(%(stamp)s AS TIMESTAMPTZ)
+  FROM jsonb_to_recordset(CAST(%(results)s AS JSONB)) AS r(
+    game_id VARCHAR, reason VARCHAR, scores TEXT, ranks TEXT, winners TEXT)
+  JOIN adv ON adv.id = r.game_id
   RETURNING 1)
 SELECT id FROM adv
 """
@@ -101,31 +124,44 @@ def fits(seat_updates: Mapping[int, Mapping[str, Any]]) -> bool:
     return all(key in SEAT_COLUMNS for changes in seat_updates.values() for key in changes)
 
 
-def seat_params(
-    games: Sequence[tuple[str, Mapping[int, Mapping[str, Any]]]],
-) -> dict[str, list[Any]]:
-    """Column arrays of the seat changes of several games (`u_*` parameters)."""
-    out: dict[str, list[Any]] = {"u_game_id": [], "u_seat": []}
-    for name in SEAT_COLUMNS:
-        out[f"u_{name}"] = []
-        out[f"u_{name}_set"] = []
-    for game_id, updates in games:
-        for seat, changes in updates.items():
-            if not changes:
-                continue
-            out["u_game_id"].append(game_id)
-            out["u_seat"].append(seat)
-            for name in SEAT_COLUMNS:
-                present = name in changes
-                out[f"u_{name}"].append(_bind(changes[name]) if present else None)
-                out[f"u_{name}_set"].append(present)
-    return out
+def rows_param(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The `rows` parameter: the log rows (keys as `ROWS` names its columns) as JSON."""
+    return json.dumps(rows, separators=(",", ":"))
 
 
-def _bind(value: Any) -> Any:
-    """A value as the column expects it (instants as aware UTC, like `models.UTCDateTime`)."""
-    if isinstance(value, datetime) and value.tzinfo is None:
-        return value.replace(tzinfo=UTC)
+def seats_param(games: Sequence[tuple[str, Mapping[int, Mapping[str, Any]]]]) -> str:
+    """The `seats` parameter: the seat changes of several games as JSON."""
+    out = [
+        {"game_id": game_id, "seat": seat, "c": {k: json_value(v) for k, v in changes.items()}}
+        for game_id, updates in games
+        for seat, changes in updates.items()
+        if changes
+    ]
+    return json.dumps(out, separators=(",", ":"))
+
+
+def extra_params(
+    items: Sequence[tuple[str, int, bytes | None, Mapping[str, Any] | None]],
+) -> dict[str, str]:
+    """The `snapshots` and `results` parameters of a batch: per game, its new version's
+    snapshot bytes and its result row, each None when there is none."""
+    snapshots, results = [], []
+    for game_id, version, snapshot, result in items:
+        if snapshot is not None:
+            snapshots.append({"game_id": game_id, "version": version, "data": snapshot.hex()})
+        if result is not None:
+            results.append(
+                {"game_id": game_id, "reason": result["reason"]}
+                | {name: json.dumps(result[name]) for name in ("scores", "ranks", "winners")}
+            )
+    return {"snapshots": json.dumps(snapshots), "results": json.dumps(results)}
+
+
+def json_value(value: Any) -> Any:
+    """A value as JSON carries it to its column (instants as ISO text in UTC, like
+    `models.UTCDateTime`)."""
+    if isinstance(value, datetime):
+        return (value.replace(tzinfo=UTC) if value.tzinfo is None else value).isoformat()
     return value
 
 

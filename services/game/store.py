@@ -57,56 +57,51 @@ _PG_FINISH = text(
 )
 
 
-# Group commit on PostgreSQL: the log rows of many games in ONE statement (arrays unnested),
+# Group commit on PostgreSQL: the log rows of many games in ONE statement (a JSON array),
 # each inserted only while its game is at the row's seq - 1 and advancing that game's head
 # only if the row went in (as `_PG_CTE`, per row). Returns the ids of the games written.
-_PG_BATCH = (
-    quickcommit.ROWS
-    + """
-UPDATE games AS g
-SET version = ins.seq, updated_at = CAST(%(stamp)s AS TIMESTAMPTZ),
-    status = CASE WHEN d.finish THEN 'finished' ELSE g.status END,
-    finished_at = CASE WHEN d.finish THEN CAST(%(stamp)s AS TIMESTAMPTZ) ELSE g.finished_at END
-FROM ins JOIN d ON d.game_id = ins.game_id AND d.seq = ins.seq
-WHERE g.id = ins.game_id AND g.version = ins.seq - 1
-RETURNING g.id
-"""
-)
+_PG_BATCH = quickcommit.ROWS + quickcommit.ADVANCE
 
 
-def _unnest_insert(table: Table, prefix: str) -> str:
-    """PostgreSQL: insert many rows of `table` in ONE statement, one array parameter per column
-    (parameter `prefix + column name`)."""
+def _json_insert(table: Table, param: str) -> str:
+    """PostgreSQL: insert many rows of `table` in ONE statement from one JSON array parameter
+    (one text value for psycopg to send, where an array per column costs ~10 us each to dump);
+    JSON columns travel as JSON text, so their values are stored exactly as serialized."""
     dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
     names = [column.name for column in table.columns]
-    arrays = ", ".join(
-        f"CAST(%({prefix}{name})s AS {column.type.compile(dialect=dialect)}[])"
+    kinds = [
+        "TEXT" if isinstance(column.type, JSON) else column.type.compile(dialect=dialect)
+        for column in table.columns
+    ]
+    values = [
+        f"CAST(d.{name} AS JSON)" if isinstance(column.type, JSON) else f"d.{name}"
         for name, column in zip(names, table.columns, strict=True)
-    )
+    ]
+    record = ", ".join(f"{name} {kind}" for name, kind in zip(names, kinds, strict=True))
     return (
-        f"INSERT INTO {table.name} ({', '.join(names)}) "
-        f"SELECT * FROM unnest({arrays}) AS d({', '.join(names)})"
+        f"INSERT INTO {table.name} ({', '.join(names)}) SELECT {', '.join(values)} "
+        f"FROM jsonb_to_recordset(CAST(%({param})s AS JSONB)) AS d({record})"
     )
 
 
-def _columns(table: Table, rows: Sequence[Any], prefix: str) -> dict[str, list[Any]]:
-    """Column-wise values of ORM objects for `_unnest_insert` (JSON columns as JSON text)."""
-    out: dict[str, list[Any]] = {}
-    for column in table.columns:
-        values = [getattr(row, column.key) for row in rows]
-        if isinstance(column.type, JSON):
-            values = [json.dumps(value) for value in values]
-        out[prefix + column.name] = values
-    return out
+def _json_rows(table: Table, rows: Sequence[Any]) -> str:
+    """ORM objects as the JSON array `_json_insert` reads (instants as ISO text in UTC)."""
+    columns = [(column.name, column.key, isinstance(column.type, JSON)) for column in table.columns]
+    out = []
+    for row in rows:
+        record: dict[str, Any] = {}
+        for name, key, is_json in columns:
+            value = getattr(row, key)
+            record[name] = json.dumps(value) if is_json else quickcommit.json_value(value)
+        out.append(record)
+    return json.dumps(out, separators=(",", ":"))
 
 
 _GAMES = cast(Table, GameRow.__table__)
 _SEATS = cast(Table, GameSeatRow.__table__)
 # The games and their seats in ONE statement (one round trip; the seats' foreign keys are
 # checked at its end, when the games are in).
-_PG_CREATE = (
-    f"WITH games_in AS ({_unnest_insert(_GAMES, 'g_')} RETURNING 1) {_unnest_insert(_SEATS, 's_')}"
-)
+_PG_CREATE = f"WITH games_in AS ({_json_insert(_GAMES, 'games')} RETURNING 1) {_json_insert(_SEATS, 'seats')}"
 
 
 def _params(game_id: str, head: int, write: Append, stamp: datetime) -> dict[str, Any]:
@@ -137,49 +132,31 @@ def _update_seats(
             )
 
 
-_ACTION_COLUMNS = (
-    "game_id",
-    "seq",
-    "seat",
-    "kind",
-    "decision_id",
-    "option_id",
-    "expected_version",
-    "key",
-    "finish",
-)
-
-
-def _action_arrays(items: Sequence[tuple[str, int, Append]]) -> dict[str, list[Any]]:
-    """The log rows of a group commit as column arrays (`quickcommit.ROWS` parameters)."""
-    columns: dict[str, list[Any]] = {name: [] for name in _ACTION_COLUMNS}
-    for game_id, head, write in items:
-        for name, value in zip(_ACTION_COLUMNS, _action_values(game_id, head, write), strict=True):
-            columns[name].append(value)
-    return columns
-
-
-def _action_values(game_id: str, head: int, write: Append) -> tuple[Any, ...]:
-    """The log row of an append, in `_ACTION_COLUMNS` order (the group commit's arrays)."""
-    action = write.action
-    return (
-        game_id,
-        head + 1,
-        action["seat"],
-        action.get("kind", "option"),
-        action.get("decision_id", ""),
-        action.get("option_id", ""),
-        action.get("expected_version", 0),
-        action.get("idempotency_key"),
-        write.result is not None,
+def _action_rows(items: Sequence[tuple[str, int, Append]]) -> str:
+    """The log rows of a group commit (`quickcommit.ROWS`'s `rows` parameter)."""
+    return quickcommit.rows_param(
+        [
+            {
+                "game_id": game_id,
+                "seq": head + 1,
+                "seat": write.action["seat"],
+                "kind": write.action.get("kind", "option"),
+                "decision_id": write.action.get("decision_id", ""),
+                "option_id": write.action.get("option_id", ""),
+                "expected_version": write.action.get("expected_version", 0),
+                "idempotency_key": write.action.get("idempotency_key"),
+                "finish": write.result is not None,
+            }
+            for game_id, head, write in items
+        ]
     )
 
 
 def _outcomes(
-    items: Sequence[tuple[str, int, Append]], written: set[str]
-) -> list[Exception | None]:
+    items: Sequence[tuple[str, int, Append]], written: set[str], stamp: datetime
+) -> list[Exception | datetime]:
     return [
-        None
+        stamp
         if game_id in written
         else Conflict(f"game {game_id} is no longer at version {head} (or the key is used)")
         for game_id, head, _w in items
@@ -269,7 +246,10 @@ class Store:
             seats = [seat for _g, rows in items for seat in rows]
             with self.engine.begin() as connection:
                 if self.engine.dialect.name == "postgresql":
-                    params = _columns(_GAMES, games, "g_") | _columns(_SEATS, seats, "s_")
+                    params = {
+                        "games": _json_rows(_GAMES, games),
+                        "seats": _json_rows(_SEATS, seats),
+                    }
                     connection.exec_driver_sql(_PG_CREATE, params)
                 else:
                     connection.execute(insert(GameRow), [_values(game) for game in games])
@@ -354,20 +334,24 @@ class Store:
         with self.sessions() as session:
             return session.get(ResultRow, game_id)
 
-    def append(self, game_id: str, head: int, write: Append) -> None:
-        """Durably append one log row at seq head+1; raises Conflict if the head moved."""
+    def append(self, game_id: str, head: int, write: Append) -> datetime:
+        """Durably append one log row at seq head+1; raises Conflict if the head moved.
+        Returns the instant recorded with the row (a result's `finished_at`)."""
+        stamp = now()
         try:
             with self.sessions.begin() as session:
-                if not self._append_in(session, game_id, head, write):
+                if not self._append_in(session, game_id, head, write, stamp):
                     raise Conflict(f"game {game_id} is no longer at version {head}")
         except IntegrityError as exc:
             raise Conflict(f"game {game_id}: log row {head + 1} or its key exists") from exc
+        return stamp
 
-    def append_many(self, items: Sequence[tuple[str, int, Append]]) -> list[Exception | None]:
+    def append_many(self, items: Sequence[tuple[str, int, Append]]) -> list[Exception | datetime]:
         """Append the rows of several games in ONE transaction (group commit).
 
-        Returns, per item, None when written or the Conflict that refused it. An
-        unexpected error rolls the batch back and retries each item on its own.
+        Returns, per item, the instant recorded with its row when written, or the Conflict
+        that refused it. An unexpected error rolls the batch back and retries each item on
+        its own.
         """
         games = [game_id for game_id, _h, _w in items]
         if self.engine.dialect.name != "postgresql" or len(set(games)) != len(games):
@@ -375,40 +359,44 @@ class Store:
         try:
             params = self.quick_params(items)
             if params is not None:
-                return self.outcomes(items, self.direct.run(params))
+                return self.outcomes(items, self.direct.run(params), params["stamp"])
             return self._append_batch(items)
         except Exception:
             return [self._one(*item) for item in items]
 
     def quick_params(self, items: Sequence[tuple[str, int, Append]]) -> dict[str, Any] | None:
         """The parameters of `quickcommit.STATEMENT` for a batch of different games (PostgreSQL,
-        no snapshot or result, known seat columns only); None when it must take a transaction."""
+        known seat columns only); None when it must take a transaction."""
         if self.engine.dialect.name != "postgresql" or any(
-            w.snapshot or w.result is not None or not quickcommit.fits(w.seat_updates)
-            for _g, _h, w in items
+            not quickcommit.fits(w.seat_updates) for _g, _h, w in items
         ):
             return None
         if len({game_id for game_id, _h, _w in items}) != len(items):
             return None
-        params: dict[str, Any] = {"stamp": now(), **_action_arrays(items)}
-        params |= quickcommit.seat_params([(g, w.seat_updates) for g, _h, w in items])
+        params: dict[str, Any] = {
+            "stamp": now(),
+            "rows": _action_rows(items),
+            "seats": quickcommit.seats_param([(g, w.seat_updates) for g, _h, w in items]),
+        }
+        params |= quickcommit.extra_params([(g, h + 1, w.snapshot, w.result) for g, h, w in items])
         return params
 
     @staticmethod
     def outcomes(
-        items: Sequence[tuple[str, int, Append]], written: set[str]
-    ) -> list[Exception | None]:
-        """Per item: None when written, else the Conflict that refused it."""
-        return _outcomes(items, written)
+        items: Sequence[tuple[str, int, Append]], written: set[str], stamp: datetime
+    ) -> list[Exception | datetime]:
+        """Per item: the batch's instant when written, else the Conflict that refused it."""
+        return _outcomes(items, written, stamp)
 
-    def _append_batch(self, items: Sequence[tuple[str, int, Append]]) -> list[Exception | None]:
+    def _append_batch(self, items: Sequence[tuple[str, int, Append]]) -> list[Exception | datetime]:
         """PostgreSQL: every log row in one statement, then the snapshots, seat changes and
         results of the rows written, all in one transaction (SQLAlchemy Core, no ORM)."""
         stamp = now()
-        columns = _action_arrays(items)
+        rows = _action_rows(items)
         with self.engine.begin() as connection:
             written = {
-                row[0] for row in connection.exec_driver_sql(_PG_BATCH, {**columns, "stamp": stamp})
+                row[0]
+                for row in connection.exec_driver_sql(_PG_BATCH, {"rows": rows, "stamp": stamp})
             }
             snapshots, results = [], []
             for game_id, head, write in items:
@@ -430,17 +418,17 @@ class Store:
                 connection.execute(insert(SnapshotRow), snapshots)
             if results:
                 connection.execute(insert(ResultRow), results)
-        return _outcomes(items, written)
+        return _outcomes(items, written, stamp)
 
-    def _one(self, game_id: str, head: int, write: Append) -> Exception | None:
+    def _one(self, game_id: str, head: int, write: Append) -> Exception | datetime:
         try:
-            self.append(game_id, head, write)
-            return None
+            return self.append(game_id, head, write)
         except Conflict as exc:
             return exc
 
-    def _append_in(self, session: Session, game_id: str, head: int, write: Append) -> bool:
-        stamp = now()
+    def _append_in(
+        self, session: Session, game_id: str, head: int, write: Append, stamp: datetime
+    ) -> bool:
         seq = head + 1
         finished = write.result is not None
         if self.engine.dialect.name == "postgresql":
