@@ -157,6 +157,11 @@ class IsmctsBot(Bot):
         limit = self.budget.iterations or math.inf
         policy = policy_for(position.rules) if self.use_policy else None
         if policy is not None:
+            scale = policy.effort(position.decision.kind) if policy.effort else 1.0
+            if scale != 1.0:
+                limit = round(limit * scale) if limit < math.inf else limit
+                if deadline < math.inf:
+                    deadline = start + scale * (deadline - start)
             search = _PolicySearch(
                 position, self._rng, policy, self.rollout_steps or POLICY_PLAYOUT
             )
@@ -291,19 +296,9 @@ class _PolicySearch:
             priors[option_id] = seat_value(rules, after, seat, self.evaluator)
         return priors
 
-    def run(
-        self, limit: float, deadline: float, start: float
-    ) -> tuple[str, tuple[OptionStats, ...], int]:
-        """Screen until the budget's screening share or until no option can still beat the
-        baseline, then verify a departure from the baseline with long playouts."""
+    def _open(self, world: Any, decision: Decision | None, ids: list[str]) -> list[str]:
+        """Set the baseline and the arms; the challengers in order of evaluation prior."""
         seat = self.position.seat
-        final = deadline
-        if deadline < math.inf:
-            deadline = start + POLICY_SCREEN_SHARE * (deadline - start)
-        if limit < math.inf:
-            limit = max(1, int(POLICY_SCREEN_SHARE * limit))
-        ids = self.position.option_ids()
-        world, decision = self._sample()
         legal = [i for i in ids if decision is not None and decision.find(seat, i) is not None]
         self.baseline = self.policy.choose(world, seat, legal or ids)
         if self.baseline not in ids:
@@ -314,8 +309,30 @@ class _PolicySearch:
             self.baseline = max(ids, key=lambda i: (priors[i], i == policy_option))
         else:
             priors = self._priors(world, decision, ids)
-        arms = self.arms = {i: _Arm(i, priors[i]) for i in ids}
-        queue = sorted((i for i in ids if i != self.baseline), key=lambda i: -priors[i])
+        self.arms = {i: _Arm(i, priors[i]) for i in ids}
+        kind, challenger = self.position.decision.kind, self.policy.challenger
+        return sorted(
+            (i for i in ids if i != self.baseline and (challenger is None or challenger(i, kind))),
+            key=lambda i: -priors[i],
+        )
+
+    def run(
+        self, limit: float, deadline: float, start: float
+    ) -> tuple[str, tuple[OptionStats, ...], int]:
+        """Screen until the budget's screening share or until no option can still beat the
+        baseline, then verify a departure from the baseline with long playouts (a budget of
+        no iterations answers the baseline)."""
+        final = deadline
+        if deadline < math.inf:
+            deadline = start + POLICY_SCREEN_SHARE * (deadline - start)
+        ids = self.position.option_ids()
+        world, decision = self._sample()
+        queue = self._open(world, decision, ids)
+        arms = self.arms
+        if limit <= 0 or deadline <= start:
+            return self.baseline, self._stats(ids), 0
+        if limit < math.inf:
+            limit = max(1, int(POLICY_SCREEN_SHARE * limit))
         active, queue = queue[:POLICY_ACTIVE], queue[POLICY_ACTIVE:]
         iterations = 0
         while True:
@@ -366,13 +383,16 @@ class _PolicySearch:
             iterations += played
             if not confirmed:
                 best = self.baseline
-        stats = tuple(
+        return best, self._stats(ids), iterations
+
+    def _stats(self, ids: list[str]) -> tuple[OptionStats, ...]:
+        arms = self.arms
+        return tuple(
             OptionStats(
                 i, arms[i].visits, arms[i].total / arms[i].visits if arms[i].visits else 0.0
             )
             for i in ids
         )
-        return best, stats, iterations
 
 
 class _Search:

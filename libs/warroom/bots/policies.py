@@ -41,10 +41,17 @@ class RolloutPolicy:
     baseline: str = "policy"
     """The root option search improves on: "policy" (the policy's own option) or "prior" (the
     option whose resulting state the evaluation scores best, the heuristic bot's choice)."""
+    effort: Callable[[str], float] | None = None
+    """The search budget's multiplier for a decision kind (None: 1 for every kind); 0 answers
+    the baseline without playouts."""
+    challenger: Callable[[str, str], bool] | None = None
+    """Whether an option (id, decision kind) may challenge the baseline (None: every option)."""
+    long_epochs: int = 1
+    """How many changes of `long_epoch` a verifying playout runs through."""
 
     def verifier(self) -> RolloutPolicy:
         """The same policy, stopping at the long epoch (None: at the end of the game)."""
-        return RolloutPolicy(self.choose, self.long_epoch, 1)
+        return RolloutPolicy(self.choose, self.long_epoch, self.long_epochs)
 
 
 _POLICIES: dict[str, RolloutPolicy] = {}

@@ -1,0 +1,89 @@
+"""South Front's search: playouts through the other side's turn, the budget spent on the
+Action step (every other decision but the mulligan answers the baseline), only card and
+action choices screened there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warroom.bots.evaluation import evaluator_for
+from warroom.bots.games import qmg_sf
+from warroom.bots.ismcts import Budget, IsmctsBot, _PolicySearch
+from warroom.bots.policies import policy_for, policy_rollout
+from warroom.bots.position import position_for
+from warroom.bots.simple import HeuristicBot
+from warroom.engine.rng import Rng
+from warroom.games.qmg_sf.rules import SouthFrontRules
+from warroom.games.qmg_sf.state import ALLIES, AXIS, SfState
+
+SF = SouthFrontRules()
+
+
+def _reach(seed: int, kind: str, side: int, skip: int = 0) -> SfState:
+    """The state of the first (after `skip`) `kind` decision of `side` in a policy game."""
+    policy = policy_for(SF)
+    assert policy is not None
+    state = SF.setup(seed, "standard", {})
+    while (decision := SF.decision(state)) is not None:
+        seat = decision.seats[0]
+        ids = [o.id for o in decision.options_for(seat)]
+        if decision.kind == kind and seat == side and len(ids) > 1:
+            if skip == 0:
+                return state
+            skip -= 1
+        state = SF.apply(state, seat, policy.choose(state, seat, ids)).state
+    raise AssertionError(f"no {kind} decision of side {side}")
+
+
+def test_screening_playouts_run_through_the_other_sides_turn() -> None:
+    """From the Allies' Action step a playout ends after the Axis's next turn, past the end
+    of the round (the round epoch stopped at the round's end, before the Axis replied)."""
+    state = _reach(3, "action", ALLIES)
+    policy = policy_for(SF)
+    assert policy is not None and policy.epoch is qmg_sf.turn
+    scored: list[Any] = []
+    evaluator = evaluator_for(SF)
+    assert evaluator is not None
+
+    def recording(s: Any, seat: int) -> float:
+        scored.append(s)
+        return evaluator(s, seat)
+
+    policy_rollout(SF, state, policy, 400, recording, ALLIES)
+    end = scored[-1]
+    assert end.over or (end.round, end.active) == (state.round + 1, ALLIES)
+    round_policy = qmg_sf.search_policy(turns=0)
+    policy_rollout(SF, state, round_policy, 400, recording, ALLIES)
+    assert (scored[-1].round, scored[-1].active) == (state.round + 1, AXIS)
+
+
+def test_decisions_but_the_action_step_answer_the_heuristic_choice_without_playouts() -> None:
+    """A movement step or a payment gets no playouts, and its answer is the heuristic bot's."""
+    for kind in ("move1", "pay"):
+        state = _reach(3, kind, AXIS, skip=1)
+        position = position_for(SF, state, AXIS, SF.decision(state))
+        choice = IsmctsBot(Budget(iterations=50), seed=1).choose(position)
+        assert choice.iterations == 0, kind
+        assert all(s.visits == 0 for s in choice.analysis)
+        assert choice.option_id == HeuristicBot(seed=1, samples=1).choose(position).option_id
+
+
+def test_action_step_is_searched_and_screens_only_card_choices() -> None:
+    """The Action step's search plays options out, and no removal of an own piece or
+    declaration of war challenges the baseline."""
+    state = _reach(3, "action", AXIS, skip=1)
+    position = position_for(SF, state, AXIS, SF.decision(state))
+    ids = position.option_ids()
+    assert any(i.startswith(("rm", "war")) for i in ids)
+    choice = IsmctsBot(Budget(iterations=40), seed=1).choose(position)
+    assert choice.iterations >= 20
+    visits = {s.option_id: s.visits for s in choice.analysis}
+    assert sum(1 for i in ids if visits[i] > 0) >= 3
+    policy = policy_for(SF)
+    assert policy is not None
+    search = _PolicySearch(position, Rng(1), policy, 400)
+    world, decision = search._sample()
+    challengers = search._open(world, decision, ids)
+    assert set(challengers) == {
+        i for i in ids if i != search.baseline and not i.startswith(("rm", "war"))
+    }
