@@ -27,7 +27,7 @@ from typing import Any
 from warroom.bots.policies import RolloutPolicy, register_policy
 
 TURNS = 2
-EFFORT: Mapping[str, float] = {"action": 1.0, "mulligan": 0.25, "*": 0.0}
+EFFORT: Mapping[str, float] = {"action": 1.0, "mulligan": 0.125, "*": 0.0}
 NEVER_CHALLENGE = ("rm", "war")
 
 
