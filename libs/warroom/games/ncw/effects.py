@@ -68,6 +68,7 @@ from warroom.games.ncw.state import (
     Block,
     Frame,
     NcwState,
+    replaced,
 )
 
 FX_COUNTRY = "fx:country"
@@ -208,8 +209,8 @@ def apply_frame(state: NcwState, frame: Frame, option_id: str) -> None:
         number = int(value)
         owner = frame.seat
         if number in state.hands[owner]:
-            state.hands[owner].remove(number)
-            state.removed.append(number)
+            state.hands[owner] = [n for n in state.hands[owner] if n != number]
+            state.removed = [*state.removed, number]
     _run_after(state, ctx, path)
 
 
@@ -520,7 +521,9 @@ def _apply_to_country(state: NcwState, ctx: Ctx, step: Target, c: int) -> None:
         if ctrl >= 0:
             board.change_vp(state, ctrl, step.delta)
         else:
-            state.country_vp_mod[c] += step.delta
+            state.country_vp_mod = replaced(
+                state.country_vp_mod, c, state.country_vp_mod[c] + step.delta
+            )
 
 
 # ---------------------------------------------------------------- untargeted primitives
@@ -571,9 +574,13 @@ def _region_vp(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -
     assert isinstance(step, RegionVp)
     slot = REGION_IDS.index(step.region) * 4 + _one(ctx, step.who)
     if step.permanent:
-        state.region_vp_mod_perm[slot] += step.delta
+        state.region_vp_mod_perm = replaced(
+            state.region_vp_mod_perm, slot, state.region_vp_mod_perm[slot] + step.delta
+        )
     else:
-        state.region_vp_mod[slot] += step.delta
+        state.region_vp_mod = replaced(
+            state.region_vp_mod, slot, state.region_vp_mod[slot] + step.delta
+        )
 
 
 def _access(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -> None:
@@ -645,7 +652,8 @@ def _cancel(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -> N
 
 def _extra_veto(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -> None:
     assert isinstance(step, ExtraVeto)
-    state.vetoes[_one(ctx, step.who)] |= VETO_UNSC
+    p = _one(ctx, step.who)
+    state.vetoes = replaced(state.vetoes, p, state.vetoes[p] | VETO_UNSC)
 
 
 def _discard(state: NcwState, ctx: Ctx, step: Effect, path: tuple[int, ...]) -> None:
@@ -733,7 +741,8 @@ def place_permanent(
         "next_turn": state.turn + 1,
         "decade": state.decade * 3,
     }[until]
-    state.flags[_flag(perm_id)] = last
+    state.flags = {**state.flags, _flag(perm_id): last}
+    state.blocks = state.blocks.copy()
     index = t.country_index
     if perm_id == "consensus_1992":
         state.blocks.append(
@@ -743,7 +752,7 @@ def place_permanent(
         state.blocks.append(Block(1 << CHINA, country=index["japan"], ops_only=False, tag=perm_id))
     elif perm_id in ("israeli_palestinian", "farc"):
         c = index["israel" if perm_id == "israeli_palestinian" else "colombia"]
-        state.perm_destab[c] = RED
+        state.perm_destab = {**state.perm_destab, c: RED}
         if state.token[c] == BLUE + 1:
             state.token[c] = 0
     elif perm_id == "netanyahu":
@@ -752,7 +761,7 @@ def place_permanent(
                 Block(_opponents_mask(US), country=index[name], until_turn=last, tag=perm_id)
             )
     elif perm_id == "kurdish_conflict":
-        state.orbit_override[index["turkey"]] = NOBODY
+        state.orbit_override = {**state.orbit_override, index["turkey"]: NOBODY}
     elif perm_id == "peace_talks":
         state.blocks.append(Block(0b1111, region=region, until_turn=last, tag=perm_id))
     elif perm_id == "sumatra_earthquake":
@@ -767,11 +776,13 @@ def cancel_permanent(state: NcwState, perm_id: str) -> None:
     """End permanent event `perm_id` (49-Tsai Ing-Wen, 50-Netanyahu; see docs/rulings.md)."""
     if not permanent_active(state, perm_id):
         return
-    state.flags[_flag(perm_id)] = 0
+    state.flags = {**state.flags, _flag(perm_id): 0}
     state.blocks = [b for b in state.blocks if b.tag != perm_id]
     if perm_id == "israeli_palestinian":
         slot = REGION_IDS.index("MEA") * 4 + US
-        state.region_vp_mod_perm[slot] += 1
+        state.region_vp_mod_perm = replaced(
+            state.region_vp_mod_perm, slot, state.region_vp_mod_perm[slot] + 1
+        )
 
 
 def consume_fake_news(state: NcwState, kind: str) -> int | None:
@@ -781,7 +792,7 @@ def consume_fake_news(state: NcwState, kind: str) -> int | None:
     if not state.flags.get(key):
         return None
     by = state.flags.get(key + ":by", 0)
-    state.flags[key] = 0
+    state.flags = {**state.flags, key: 0}
     return by
 
 

@@ -39,6 +39,7 @@ from warroom.games.ncw.state import (
     Frame,
     NcwState,
     Play,
+    replaced,
 )
 
 _T = TypeVar("_T")
@@ -289,7 +290,7 @@ def new_state(seed: int, variant: str) -> NcwState:
 def draw(s: NcwState) -> int:
     """Draw the top card (reshuffling the discard pile into an empty deck); -1 if none left."""
     if not s.deck and s.discard:
-        s.deck = s.discard
+        s.deck = s.discard.copy()
         s.discard = []
         s.rng = rng.shuffle(s.rng, s.deck)
     return s.deck.pop() if s.deck else -1
@@ -298,9 +299,9 @@ def draw(s: NcwState) -> int:
 def dispose(s: NcwState, n: int) -> None:
     """Put a played card away: unique or 3rd-decade cards leave the game, others are discarded."""
     if card(n).unique or s.decade >= 3:
-        s.removed.append(n)
+        s.removed = [*s.removed, n]
     else:
-        s.discard.append(n)
+        s.discard = [*s.discard, n]
 
 
 def rebuild_deck(s: NcwState) -> None:
@@ -312,11 +313,9 @@ def rebuild_deck(s: NcwState) -> None:
     s.discard = []
     s.leftover = s.leftover[s.leftover_split :]
     s.leftover_split = 0
-    for p in range(4):
-        if s.op_reserve[p] == 1:
-            s.op_reserve[p] = 0
-        if s.decade > t.setup.extra_veto_last_decade:
-            s.vetoes[p] &= ~VETO_EXTRA
+    s.op_reserve = [0 if r == 1 else r for r in s.op_reserve]
+    if s.decade > t.setup.extra_veto_last_decade:
+        s.vetoes = [v & ~VETO_EXTRA for v in s.vetoes]
 
 
 def is_crisis(n: int) -> bool:
@@ -386,11 +385,13 @@ def _phase_turn_start(s: NcwState, ctx: Ctx) -> None:
             for rid in regions:
                 O.grant_access(s, power_index(name), tables().region_index[rid])
     for p in range(4):
+        hand = s.hands[p].copy()
         for _ in range(seam.hooks.hand_size(s, p)):
             n = draw(s)
             if n >= 0:
-                s.hands[p].append(n)
-        s.hands[p].sort()
+                hand.append(n)
+        hand.sort()
+        s.hands[p] = hand
     if s.turn == setup.objective_draw_turn:
         for p in range(4):
             if s.objective_decks[p] and not s.bots >> p & 1:
@@ -413,7 +414,7 @@ def _push_gift(s: NcwState, stage: str) -> bool:
     key = f"gift_{stage}"
     if s.flags.get(key, 0) == s.turn or not seam.hooks.gift_due(s, stage):
         return False
-    s.flags[key] = s.turn
+    s.flags = {**s.flags, key: s.turn}
     mask = sum(1 << p for p in seam.hooks.gift_givers(s) if seam.hooks.gift_options(s, p))
     if mask:
         s.push(Frame("gift", mask=mask))
@@ -443,12 +444,8 @@ def _phase_ally_exchange(s: NcwState, ctx: Ctx) -> None:
             q = ALLY_OF[p]
             if p < q and s.exchange[p] >= 0 and s.exchange[q] >= 0:
                 a, b = s.exchange[p], s.exchange[q]
-                s.hands[p].remove(a)
-                s.hands[q].remove(b)
-                s.hands[p].append(b)
-                s.hands[q].append(a)
-                s.hands[p].sort()
-                s.hands[q].sort()
+                s.hands[p] = sorted([*(n for n in s.hands[p] if n != a), b])
+                s.hands[q] = sorted([*(n for n in s.hands[q] if n != b), a])
                 ctx.log(f"{POWERS[p]} and {POWERS[q]} exchange a card")
         s.exchange = [-1] * 4
     s.phase, s.step = "leftover_exchange", 0
@@ -676,7 +673,7 @@ def _phase_resolve(s: NcwState, ctx: Ctx) -> None:
             s.phase, s.step = "round_end", 0
             return
         s.idx, s.step = p, 0
-        s.order.append(p)
+        s.order = [*s.order, p]
     p = s.idx
     play = s.plays[p]
     assert play is not None
@@ -758,6 +755,7 @@ def _phase_turn_end(s: NcwState, ctx: Ctx) -> None:
     if step == 0:
         if s.turn in (3, 6):
             s.leftover_split = len(s.leftover)
+        s.leftover, s.discard = s.leftover.copy(), s.discard.copy()
         for p in range(4):
             for n in s.hands[p]:
                 if s.turn < setup.turns and not seam.hooks.leftover_goes_to_discard(s, p):
@@ -1132,11 +1130,12 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
             marker = option.partition(":")[2]
             bit = dict(VETO_NAMES).get(marker, 0)
             if marker.startswith("ally"):
-                s.flags[f"ally_veto_{marker[4:]}:{p}"] -= 1
-            s.vetoes[p] &= ~bit
+                key = f"ally_veto_{marker[4:]}:{p}"
+                s.flags = {**s.flags, key: s.flags[key] - 1}
+            s.vetoes = replaced(s.vetoes, p, s.vetoes[p] & ~bit)
             if bit != VETO_UNSC:
-                s.vetoed_this_turn[p] = True
-            s.vetoes_spent[p] += 1
+                s.vetoed_this_turn = replaced(s.vetoed_this_turn, p, True)
+            s.vetoes_spent = replaced(s.vetoes_spent, p, s.vetoes_spent[p] + 1)
             s.vp[p] -= veto_cost(f.card, marker)
             play = s.plays[s.idx]
             assert play is not None
@@ -1155,7 +1154,7 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
         n = int(option.partition(":")[2])
         s.objectives[p] = sorted(x for x in s.objective_offer[p] if x != n)
         s.objective_offer[p] = []
-        s.objectives_out.append(n)
+        s.objectives_out = [*s.objectives_out, n]
         _clear_bit(s, f, p)
     elif kind == "gift":
         seam.hooks.apply_gift(s, p, option)
@@ -1165,7 +1164,7 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
         deploy(s, p, option, ctx)
         s.idx += 1
     elif kind == "exchange":
-        s.exchange[p] = int(option.partition(":")[2])
+        s.exchange = replaced(s.exchange, p, int(option.partition(":")[2]))
         _clear_bit(s, f, p)
     elif kind == "leftover":
         s.stack.pop()
@@ -1174,17 +1173,17 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
                 s.push(Frame("leftover", seat=f.items[0], items=f.items[1:]))
         elif f.flags:
             n = int(option.partition(":")[2])
+            s.leftover = s.leftover.copy()
             s.leftover.remove(n)
-            s.hands[p].append(n)
-            s.hands[p].sort()
+            s.hands[p] = sorted([*s.hands[p], n])
             if s.leftover and _exchangeable(s, p):
                 s.push(Frame(f.kind, f.seat, f.card, f.ops, 0, f.mask, f.items, f.scope, f.tag))
             elif f.items:
                 s.push(Frame("leftover", seat=f.items[0], items=f.items[1:]))
         else:
             n = int(option.partition(":")[2])
-            s.hands[p].remove(n)
-            s.discard.append(n)
+            s.hands[p] = [x for x in s.hands[p] if x != n]
+            s.discard = [*s.discard, n]
             s.push(Frame(f.kind, f.seat, f.card, f.ops, 1, f.mask, f.items, f.scope, f.tag))
     elif kind == "media_benefit":
         _apply_media_benefit(s, f, option)
@@ -1226,14 +1225,21 @@ def _apply_place(s: NcwState, f: Frame, p: int, option: str, ctx: Ctx) -> None:
     body = option[:-1] if reserve else option
     mode = EVENT if body.endswith("e") else OPS
     n = int(body[:-1])
-    s.hands[p].remove(n)
+    s.hands[p] = _without(s.hands[p], n)
     c = card(n)
     value = c.ops + (1 if reserve else 0)
     if reserve:
-        s.op_reserve[p] = 0
+        s.op_reserve = replaced(s.op_reserve, p, 0)
     s.plays[p] = Play(p, n, mode, reserve, order_value=min(4, value) if reserve else value)
     _clear_bit(s, f, p)
     ctx.log(f"{POWERS[p]} places a card", "place")
+
+
+def _without(hand: list[int], n: int) -> list[int]:
+    """A copy of a hand without card n (raises ValueError when n is not in it)."""
+    out = hand.copy()
+    out.remove(n)
+    return out
 
 
 def _apply_media_benefit(s: NcwState, f: Frame, option: str) -> None:

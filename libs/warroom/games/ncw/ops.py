@@ -31,6 +31,7 @@ from warroom.games.ncw.state import (
     POWERS,
     Frame,
     NcwState,
+    replaced,
 )
 
 _OPTIONS: dict[tuple[str, str], Option] = {}
@@ -88,42 +89,38 @@ def gain_media_reserve(s: NcwState, p: int) -> None:
     """p places a media reserve marker (4.3.2.5): cancels a negative marker, or pairs with the ally's."""
     box = s.media_box[p]
     if box == -1:
-        s.media_box[p] = 0
+        s.media_box = replaced(s.media_box, p, 0)
     elif box == 0:
         ally = ALLY_OF[p]
         if s.media_box[ally] == 1:
-            s.media_box[ally] = 0
+            s.media_box = replaced(s.media_box, ally, 0)
             shift_media(s, BLOC_OF[p], 1)
         else:
-            s.media_box[p] = 1
+            s.media_box = replaced(s.media_box, p, 1)
 
 
 def negative_media_marker(s: NcwState, p: int) -> None:
     """p receives a negative media marker (4.3.2.5)."""
     box = s.media_box[p]
-    if box == 0:
-        s.media_box[p] = -1
-    elif box == 1:
-        s.media_box[p] = 0
-    else:
-        s.media_box[p] = 0
+    s.media_box = replaced(s.media_box, p, -1 if box == 0 else 0)
+    if box not in (0, 1):
         shift_media(s, 1 - BLOC_OF[p], 1)
 
 
 def gain_op_reserve(s: NcwState, p: int) -> None:
     """p places an OP reserve marker (cancels a negative one)."""
     if s.op_reserve[p] == -1:
-        s.op_reserve[p] = 0
+        s.op_reserve = replaced(s.op_reserve, p, 0)
     elif s.op_reserve[p] == 0:
-        s.op_reserve[p] = 1
+        s.op_reserve = replaced(s.op_reserve, p, 1)
 
 
 def negative_op_reserve(s: NcwState, p: int) -> None:
     """p receives a negative OP reserve (4.3.2.6)."""
     if s.op_reserve[p] == 0:
-        s.op_reserve[p] = -1
+        s.op_reserve = replaced(s.op_reserve, p, -1)
     elif s.op_reserve[p] == 1:
-        s.op_reserve[p] = 0
+        s.op_reserve = replaced(s.op_reserve, p, 0)
 
 
 def precedence_key(s: NcwState, p: int) -> tuple[int, int, int, int]:
@@ -241,7 +238,7 @@ def set_control(s: NcwState, c: int, p: int) -> None:
     s.control[c] = p
     if p >= 0 and s.country_vp_mod[c]:
         s.vp[p] += s.country_vp_mod[c]
-        s.country_vp_mod[c] = 0
+        s.country_vp_mod = replaced(s.country_vp_mod, c, 0)
 
 
 def place_token(s: NcwState, c: int, bloc: int) -> None:
@@ -269,7 +266,7 @@ def grant_access(s: NcwState, p: int, region: int) -> None:
     locks = T().setup.permanent_locks
     if T().regions[region].id in locks.get(POWERS[p], []):
         return
-    s.access[p] |= 1 << region
+    s.access = replaced(s.access, p, s.access[p] | 1 << region)
 
 
 def blocked(s: NcwState, p: int, c: int, by_ops: bool = True) -> bool:
@@ -326,7 +323,7 @@ def do_coup(s: NcwState, p: int, c: int, rewarded: bool = True) -> None:
             change_prestige(s, owner, -1)
         if p == owner:
             gain_media_reserve(s, p)
-    s.coups_left[p] -= 1
+    s.coups_left = replaced(s.coups_left, p, s.coups_left[p] - 1)
     if s.coups_left[p] == 0:
         negative_media_marker(s, p)
 
@@ -421,7 +418,7 @@ def claim_subregions(s: NcwState) -> None:
         if reward is None:
             continue
         s.vp[p] += reward
-        s.subregion_claimed[i] = p
+        s.subregion_claimed = replaced(s.subregion_claimed, i, p)
 
 
 # ---------------------------------------------------------------- spending OPs

@@ -10,7 +10,7 @@ cards by their printed number and objectives by their number (1-32).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 US, EU, CHINA, RUSSIA = 0, 1, 2, 3
 POWERS: tuple[str, ...] = ("US", "EU", "China", "Russia")
@@ -19,6 +19,8 @@ BLOCS: tuple[str, ...] = ("blue", "red")
 BLOC_OF: tuple[int, ...] = (BLUE, BLUE, RED, RED)
 ALLY_OF: tuple[int, ...] = (EU, US, RUSSIA, CHINA)
 NOBODY = -1
+
+_V = TypeVar("_V")
 
 EVENT, OPS = 0, 1
 """Play modes of a placed card."""
@@ -96,6 +98,38 @@ class Block:
     tag: str = ""
 
 
+SHARED_FIELDS: tuple[str, ...] = (
+    "country_vp_mod",
+    "region_vp_mod",
+    "region_vp_mod_perm",
+    "subregion_claimed",
+    "access",
+    "orbit_override",
+    "perm_destab",
+    "blocks",
+    "flags",
+    "media_box",
+    "op_reserve",
+    "coups_left",
+    "vetoes",
+    "vetoed_this_turn",
+    "vetoes_spent",
+    "discard",
+    "leftover",
+    "removed",
+    "order",
+    "exchange",
+    "objectives_out",
+)
+"""The containers `NcwState.clone` shares with the original: replace them, never mutate them."""
+
+def replaced(values: list[_V], i: int, value: _V) -> list[_V]:
+    """A copy of `values` with item i set to `value` (how a shared list is written)."""
+    out = values.copy()
+    out[i] = value
+    return out
+
+
 _new = object.__new__
 _lcopy = list.copy
 _dcopy = dict.copy
@@ -165,10 +199,13 @@ class NcwState:
         self.memo = None
 
     def clone(self) -> NcwState:
-        """A deep-enough copy: every mutable container is copied, immutable items shared.
+        """A deep-enough copy: the containers a decision usually changes are copied, the rest shared.
 
-        The per-power objective lists (`objectives`, `objective_offer`, `objective_decks`,
-        `declared`) are shared copy-on-write: replace `s.objectives[p]`, never mutate it in place.
+        Copied: `control`, `token`, `vp`, `prestige`, `deck`, `plays` and `stack`. Every other
+        list and dict is shared copy-on-write (`SHARED_FIELDS`): replace it (`s.vetoes =
+        [*s.vetoes]` before writing), never mutate it in place. The outer per-power lists
+        (`hands` and the objective lists) are copied and their items shared: replace
+        `s.hands[p]`, never mutate it in place.
         """
         new: NcwState = _new(NcwState)
         new.variant = self.variant
@@ -181,38 +218,38 @@ class NcwState:
         new.rng = self.rng
         new.control = _lcopy(self.control)
         new.token = _lcopy(self.token)
-        new.country_vp_mod = _lcopy(self.country_vp_mod)
-        new.region_vp_mod = _lcopy(self.region_vp_mod)
-        new.region_vp_mod_perm = _lcopy(self.region_vp_mod_perm)
-        new.subregion_claimed = _lcopy(self.subregion_claimed)
-        new.access = _lcopy(self.access)
-        new.orbit_override = _dcopy(self.orbit_override)
-        new.perm_destab = _dcopy(self.perm_destab)
-        new.blocks = _lcopy(self.blocks)
-        new.flags = _dcopy(self.flags)
+        new.country_vp_mod = self.country_vp_mod
+        new.region_vp_mod = self.region_vp_mod
+        new.region_vp_mod_perm = self.region_vp_mod_perm
+        new.subregion_claimed = self.subregion_claimed
+        new.access = self.access
+        new.orbit_override = self.orbit_override
+        new.perm_destab = self.perm_destab
+        new.blocks = self.blocks
+        new.flags = self.flags
         new.vp = _lcopy(self.vp)
         new.prestige = _lcopy(self.prestige)
         new.media = self.media
-        new.media_box = _lcopy(self.media_box)
-        new.op_reserve = _lcopy(self.op_reserve)
-        new.coups_left = _lcopy(self.coups_left)
-        new.vetoes = _lcopy(self.vetoes)
-        new.vetoed_this_turn = _lcopy(self.vetoed_this_turn)
-        new.vetoes_spent = _lcopy(self.vetoes_spent)
-        new.hands = list(map(_lcopy, self.hands))
+        new.media_box = self.media_box
+        new.op_reserve = self.op_reserve
+        new.coups_left = self.coups_left
+        new.vetoes = self.vetoes
+        new.vetoed_this_turn = self.vetoed_this_turn
+        new.vetoes_spent = self.vetoes_spent
+        new.hands = _lcopy(self.hands)
         new.deck = _lcopy(self.deck)
-        new.discard = _lcopy(self.discard)
-        new.leftover = _lcopy(self.leftover)
+        new.discard = self.discard
+        new.leftover = self.leftover
         new.leftover_split = self.leftover_split
-        new.removed = _lcopy(self.removed)
+        new.removed = self.removed
         new.plays = _lcopy(self.plays)
-        new.order = _lcopy(self.order)
+        new.order = self.order
         new.revealed = self.revealed
-        new.exchange = _lcopy(self.exchange)
+        new.exchange = self.exchange
         new.objectives = _lcopy(self.objectives)
         new.objective_offer = _lcopy(self.objective_offer)
         new.objective_decks = _lcopy(self.objective_decks)
-        new.objectives_out = _lcopy(self.objectives_out)
+        new.objectives_out = self.objectives_out
         new.declared = _lcopy(self.declared)
         new.stack = _lcopy(self.stack)
         new.winners = self.winners

@@ -94,8 +94,11 @@ def record_attack(state: NcwState, power: int, region: int) -> None:
         if state.flags.get(ATTACKS_TURN_KEY, -1) == state.turn
         else 0
     )
-    state.flags[ATTACKS_KEY] = bits | 1 << (power * 7 + region)
-    state.flags[ATTACKS_TURN_KEY] = state.turn
+    state.flags = {
+        **state.flags,
+        ATTACKS_KEY: bits | 1 << (power * 7 + region),
+        ATTACKS_TURN_KEY: state.turn,
+    }
 
 
 _HOLDER: dict[int, str] = dict(enumerate(POWERS))

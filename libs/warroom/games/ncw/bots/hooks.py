@@ -15,7 +15,7 @@ from warroom.games.ncw import ops as O
 from warroom.games.ncw.bots import variants as V
 from warroom.games.ncw.bots.data import POWERS, tables
 from warroom.games.ncw.seam import is_bot
-from warroom.games.ncw.state import EVENT, NcwState, Play
+from warroom.games.ncw.state import EVENT, NcwState, Play, replaced
 
 MB_LEVEL_OF_POSITION = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3}
 
@@ -26,6 +26,7 @@ def on_setup(s: NcwState, options: Mapping[str, str]) -> None:
     Raises SetupError for an unknown option or difficulty.
     """
     vs = V.variant_setup(s.variant, options)
+    s.flags, s.access, s.vetoes = dict(s.flags), s.access.copy(), s.vetoes.copy()
     s.flags["difficulty"] = vs.difficulty
     if vs.objectives_needed != content.tables().setup.objectives_for_victory:
         s.flags["objectives_needed"] = vs.objectives_needed
@@ -115,10 +116,9 @@ def gift_options(s: NcwState, p: int) -> list[tuple[str, str]]:
 def apply_gift(s: NcwState, p: int, option: str) -> None:
     """Move the chosen card from p's hand to the bot's (the caller clears p's pending bit)."""
     n = int(option.partition(":")[2])
-    s.hands[p].remove(n)
+    s.hands[p] = [x for x in s.hands[p] if x != n]
     target = gift_target(s, p)
-    s.hands[target].append(n)
-    s.hands[target].sort()
+    s.hands[target] = sorted([*s.hands[target], n])
 
 
 def leftover_exchange_allowed(s: NcwState) -> bool:
@@ -159,11 +159,11 @@ def bot_place(s: NcwState, p: int) -> Play | None:
     if not s.hands[p]:
         return None
     n = V.bot_card_order(s, p)
-    s.hands[p].remove(n)
+    s.hands[p] = [x for x in s.hands[p] if x != n]
     mode = V.bot_play_mode(s, p, n)
     reserve = s.op_reserve[p] == 1
     if reserve:
-        s.op_reserve[p] = 0
+        s.op_reserve = replaced(s.op_reserve, p, 0)
     stats = content.tables().cards[n]
     value = stats.ops + (1 if reserve else 0)
     return Play(p, n, mode, reserve, order_value=min(4, value) if reserve else value)

@@ -6,7 +6,9 @@ import pytest
 
 from warroom.engine.errors import IllegalOptionError
 from warroom.engine.rng import Rng
+from warroom.games.ncw import flow
 from warroom.games.ncw import ops as O
+from warroom.games.ncw.bots.policy import choose_option
 from warroom.games.ncw.rules import NewColdWarRules
 from warroom.games.ncw.state import (
     BLUE,
@@ -16,6 +18,7 @@ from warroom.games.ncw.state import (
     RED,
     Block,
     Frame,
+    NcwState,
 )
 from warroom.games.ncw.tests.helpers import blank, cid, give, rid, with_ops
 
@@ -107,3 +110,39 @@ def test_decision_is_memoized_and_forgotten() -> None:
         RULES.apply(s, 0, "pos:panama")
     applied = RULES.apply(s, 0, "done").state
     assert applied.memo is None and s.memo is again
+
+
+def _played_states(seed: int, variant: str, bots: bool) -> list[NcwState]:
+    """Every state of one game, random or official-bot play (the bots' own seats included)."""
+    rng = Rng(seed)
+    states = [RULES.setup(seed, variant, {})]
+    while (decision := RULES.decision(states[-1])) is not None:
+        state = states[-1]
+        if bots:
+            seat = decision.seats[0]
+            option = choose_option(state, seat, decision)
+        else:
+            seat = rng.choice(decision.seats)
+            option = rng.choice(decision.options_for(seat)).id
+        states.append(RULES.apply(state, seat, option).state)
+    return states
+
+
+@pytest.mark.parametrize("variant", flow.variant_ids())
+def test_shared_containers_are_never_written_in_place(variant: str) -> None:
+    """`clone` shares most containers copy-on-write: no state of a game changes afterwards.
+
+    Every state's encoding is taken when it is reached and again once the game is over; a
+    write into a container shared with a later state would change an earlier one.
+    """
+    for seed, bots in ((1, False), (2, False), (3, True)):
+        states = _played_states(seed, variant, bots)
+        reached = [RULES.encode_bytes(s) for s in states]
+        # a second pass through the same states: applying again must not touch them either
+        for state in states[:-1]:
+            decision = RULES.decision(state)
+            assert decision is not None
+            seat = decision.seats[0]
+            RULES.apply(state, seat, decision.options_for(seat)[-1].id)
+        assert [RULES.encode_bytes(s) for s in states] == reached
+        assert states[-1].over
