@@ -47,14 +47,21 @@ from services.common.settings import Settings  # noqa: E402
 from warroom import docsections  # noqa: E402
 from warroom.v1 import game_pb2, game_pb2_grpc  # noqa: E402
 
+STREAM_MESSAGES = 20  # messages per call of the echo server's server-streaming method
+
 ECHO = """
 import asyncio, grpc, sys
+STREAM_MESSAGES = @STREAM_MESSAGES@
 async def _echo(request, context):
     return request
+async def _stream(request, context):
+    for _ in range(STREAM_MESSAGES):
+        yield request
 async def main():
     server = grpc.aio.server()
     handler = grpc.method_handlers_generic_handler(
-        "bench.Echo", {"Echo": grpc.unary_unary_rpc_method_handler(_echo)})
+        "bench.Echo", {"Echo": grpc.unary_unary_rpc_method_handler(_echo),
+                       "Stream": grpc.unary_stream_rpc_method_handler(_stream)})
     server.add_generic_rpc_handlers((handler,))
     server.add_insecure_port("127.0.0.1:" + sys.argv[1])
     await server.start()
@@ -62,7 +69,27 @@ async def main():
 from services.common import eventloop
 from services.common.settings import Settings
 eventloop.run(main(), Settings())
-"""
+""".replace("@STREAM_MESSAGES@", str(STREAM_MESSAGES))
+
+
+async def run_stream_echo(channel: grpc.aio.Channel, streams: int, seconds: float) -> int:
+    """Closed loop of `streams` concurrent server-streaming calls of the echo server (each
+    answers with `STREAM_MESSAGES` copies of its 600-byte request); the messages received."""
+    call: grpc.aio.UnaryStreamMultiCallable[bytes, bytes] = channel.unary_stream(
+        "/bench.Echo/Stream"
+    )
+    payload = os.urandom(600)
+    received = 0
+    stop = time.perf_counter() + seconds
+
+    async def loop() -> None:
+        nonlocal received
+        while time.perf_counter() < stop:
+            async for _message in call(payload):
+                received += 1
+
+    await asyncio.gather(*(loop() for _ in range(streams)))
+    return received
 
 
 def spawn(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:

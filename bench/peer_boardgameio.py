@@ -53,7 +53,16 @@ sys.path.insert(0, str(ROOT / "libs"))
 sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("WARROOM_ENV", "development")
 
-from game_authority import ECHO, commit_latency, cpu_seconds, free_port, ready, run_echo  # noqa: E402
+from game_authority import (  # noqa: E402
+    ECHO,
+    STREAM_MESSAGES,
+    commit_latency,
+    cpu_seconds,
+    free_port,
+    ready,
+    run_echo,
+    run_stream_echo,
+)
 from services.common.db import make_engine, migrate  # noqa: E402
 from warroom import docsections  # noqa: E402
 
@@ -280,21 +289,29 @@ class Bench:
         wait_port(self.echo_port, "the echo server")
 
     def echo_window(self, seconds: float) -> dict[str, float]:
-        """Closed loop of `tables` concurrent 600-byte unary calls: calls/s, server CPU/call."""
+        """Closed loops of `tables` concurrent 600-byte unary calls (calls/s, server CPU per
+        call), then of `tables` server-streaming calls (server CPU per streamed message)."""
         assert self.echo is not None
+        pid = self.echo.pid
 
-        async def run() -> tuple[float, list[float]]:
+        async def run() -> tuple[float, int, float, float]:
             channel = await ready(f"127.0.0.1:{self.echo_port}")
             try:
-                return await run_echo(channel, self.tables, seconds)
+                cpu = cpu_seconds(pid)
+                rate, latencies = await run_echo(channel, self.tables, seconds)
+                unary = (cpu_seconds(pid) - cpu) * 1e3 / max(1, len(latencies))
+                cpu = cpu_seconds(pid)
+                messages = await run_stream_echo(channel, self.tables, seconds)
+                streamed = (cpu_seconds(pid) - cpu) * 1e3 / max(1, messages)
+                return rate, len(latencies), unary, streamed
             finally:
                 await channel.close()
 
-        cpu = cpu_seconds(self.echo.pid)
-        rate, latencies = asyncio.run(run())
+        rate, _calls, unary, streamed = asyncio.run(run())
         result = {
             "rate": rate,
-            "server_cpu_ms": (cpu_seconds(self.echo.pid) - cpu) * 1e3 / max(1, len(latencies)),
+            "server_cpu_ms": unary,
+            "stream_cpu_ms": streamed,
             "load": os.getloadavg()[0],
         }
         self.echo_results.append(result)
@@ -506,27 +523,34 @@ def floors(
 ) -> list[str]:
     """The reference echo row, and where each target not met stops (floors of this run)."""
     echo_cpu = med(bench.echo_results, "server_cpu_ms")
+    stream_cpu = med(bench.echo_results, "stream_cpu_ms")
     echo_rate = med(bench.echo_results, "rate")
+    transport = echo_cpu + 2 * stream_cpu
     loads = [load for pair in bench.loads for load in pair]  # type: ignore[attr-defined]
     lines = [
         f"Reference row, **a bare grpc.aio echo** (the services' event loop, 600-byte unary calls,"
         f" {bench.tables} in flight, run in each round right after the 100-game windows):"
-        f" {fmt(echo_rate, 0)} calls/s, **{fmt(echo_cpu, 2)} ms of server CPU per call**. A"
-        " Warroom move is one such call (SubmitAction) plus a message on each seat's WatchGame"
-        " stream, and per game (about 13 moves) a CreateGame and two stream openings; besides"
-        " gRPC it costs two Redis round trips (the fenced lock; then version, announcement and"
-        " unlock in one script), one SQL statement through a worker thread (`quickcommit`: log"
-        " row, head and seats), the rules' apply and the two seats' views (each rendered once"
-        " per version, `views.render`).",
+        f" {fmt(echo_rate, 0)} calls/s, **{fmt(echo_cpu, 2)} ms of server CPU per call**; the"
+        f" same server streaming {STREAM_MESSAGES} copies per call to {bench.tables} streams:"
+        f" **{fmt(stream_cpu, 3)} ms per streamed message**. A Warroom move is one such unary"
+        " call (SubmitAction) plus a message on each seat's WatchGame stream, so gRPC's own"
+        f" share of a move is about {fmt(transport, 2)} ms, and per game (about 13 moves) a"
+        " CreateGame and two stream openings; besides gRPC it costs two Redis round trips (the"
+        " fenced lock; then version, announcement and unlock in one script) and the pub/sub"
+        " message of its own announcement, one SQL statement through a worker thread"
+        " (`quickcommit`: log row, head, seats, and a result or snapshot when there is one),"
+        " the rules' apply and the two seats' views (each rendered once per version,"
+        " `views.render`).",
     ]
     shortfalls = []
     if wcpu > 0.33 * bcpu:
         shortfalls.append(
             f"- **Server CPU per move**: the target is {fmt(0.33 * bcpu, 2)} ms (0.33x"
-            f" boardgame.io's {fmt(bcpu, 2)}); Python gRPC alone is about"
-            f" {fmt(echo_cpu, 2)}-{fmt(2 * echo_cpu, 2)} ms of Warroom's {fmt(wcpu, 2)} ms"
-            " (one unary call to two call-equivalents with the stream messages), before any"
-            " game, Redis or SQL work."
+            f" boardgame.io's {fmt(bcpu, 2)}); Python gRPC alone (a unary call and two stream"
+            f" messages of the echo server) is {fmt(transport, 2)} ms of Warroom's"
+            f" {fmt(wcpu, 2)} ms, before any game, Redis or SQL work, leaving"
+            f" {fmt(0.33 * bcpu - transport, 2)} ms for the rest against the"
+            f" {fmt(wcpu - transport, 2)} ms it takes."
         )
     if w100 < 0.75 * mem100:
         shortfalls.append(
