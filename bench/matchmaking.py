@@ -17,7 +17,7 @@ PostgreSQL (a fresh schema and key prefix, removed afterwards) with New Cold War
 Open Match 2 states 500 ticket creations/s and 500 matches/s on GKE for comparison.
 
 Usage: .venv/bin/python bench/matchmaking.py [--pool 10000] [--seconds 8] [--no-write]
-  [--no-service | --only-service] [--clients 3] [--concurrency 32]
+  [--no-service | --only-service] [--no-stub] [--clients 3] [--concurrency 32]
 BENCH_PROFILE_LOBBY=PATH writes a cProfile of the lobby process to PATH.<queue>.
 Needs REDIS_URL and DATABASE_URL (defaults: local Redis, local PostgreSQL "test").
 """
@@ -456,6 +456,9 @@ async def main() -> None:
     parser.add_argument(
         "--service-repeat", type=int, default=2, help="best of N for each gRPC scenario"
     )
+    parser.add_argument(
+        "--no-stub", action="store_true", help="skip the gRPC row with the stub authority"
+    )
     parser.add_argument("--stub-authority", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.stub_authority:
@@ -539,7 +542,8 @@ async def main() -> None:
                 best["runs"] = [(r["created_per_s"], r["matched_per_s"]) for r in runs]
                 return best
 
-            results["svc_stub"] = await best_of("stub", f"127.0.0.1:{port}", stub.pid)
+            if not args.no_stub:
+                results["svc_stub"] = await best_of("stub", f"127.0.0.1:{port}", stub.pid)
             port = free_port()
             game_env = {**env, "WARROOM_GAME_PORT": str(port)}
             game_env["WARROOM_GAME_METRICS_PORT"] = str(free_port())
@@ -671,7 +675,7 @@ def _service_rows(results: dict[str, Any]) -> list[str]:
 def _verdicts(results: dict[str, Any]) -> list[str]:
     """The issue-21 targets against this run, and the CPU floor of the real-authority row."""
     lines: list[str] = []
-    if "cycle" in results and "svc_real" in results:
+    if "cycle" in results and "svc_real" in results and "svc_stub" in results:
         c = results["cycle"]
         rates = [
             min(results[k]["created_per_s"], results[k]["matched_per_s"])

@@ -30,6 +30,9 @@ class LobbySettings(BaseSettings):
     # The per-pool matcher lock lifetime.
     lock_ms: int = 10_000
     cycle_interval_s: float = 1.0
+    # CreateGame calls a director keeps in flight (the authority group-commits the creations
+    # that arrive together, so more in flight means fewer, larger transactions).
+    create_concurrency: int = 64
     window_base: float = 3.0
     window_per_s: float = 0.5
     window_max: float = 50.0

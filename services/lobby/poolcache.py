@@ -27,8 +27,9 @@ import redis.asyncio as aioredis
 
 from warroom.matchmaking import BotChoice, Ticket
 
-# Entries a pool's log keeps (about: trimmed with MAXLEN ~).
-LOG_MAX = 100_000
+# Entries a pool's log keeps (about: trimmed with MAXLEN ~); a director that falls further
+# behind than this between two reads resyncs.
+LOG_MAX = 20_000
 # A full resync at least this often (a safety net; deltas keep the copy exact).
 RESYNC_S = 60.0
 

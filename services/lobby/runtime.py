@@ -104,5 +104,7 @@ def build(
     queue = TicketQueue(client, lobby_prefix(settings), lobby.ticket_keep_s, watch_client=watch)
     games = games or GameClient(settings)
     servicer = LobbyServicer(settings, lobby, store, queue, games)
-    director = Director(queue, store, games, lobby, settings.game_endpoint)
+    director = Director(
+        queue, store, games, lobby, settings.game_endpoint, concurrency=lobby.create_concurrency
+    )
     return Lobby(settings, lobby, client, watch, store, queue, games, servicer, director)
