@@ -66,8 +66,18 @@ class Ctx:
     irreversible: bool = False
 
     def log(self, text: str, kind: str = "log", visible_to: frozenset[int] | None = None) -> None:
-        """Append a log event."""
-        self.events.append(Event(text, kind, visible_to, _NO_FIELDS))
+        """Append a log event (the same text, kind and audience share one immutable Event)."""
+        key = (text, kind, visible_to)
+        event = _EVENTS.get(key)
+        if event is None:
+            event = Event(text, kind, visible_to, _NO_FIELDS)
+            if len(_EVENTS) < 100_000:
+                _EVENTS[key] = event
+        self.events.append(event)
+
+
+_EVENTS: dict[tuple[str, str, frozenset[int] | None], Event] = {}
+"""Every distinct log event built so far (a game repeats most of its texts)."""
 
 
 # ---------------------------------------------------------------- plug-ins
@@ -1042,10 +1052,7 @@ def frame_options(s: NcwState, f: Frame) -> dict[int, list[tuple[str, str]]]:
         return {f.seat: _veto_pairs(f.card, veto_markers(s, f.seat, f.card))}
     if kind == "keep":
         return {
-            p: [
-                (f"discard:{n}", f"Discard {objective_label(n)}; keep the others")
-                for n in s.objective_offer[p]
-            ]
+            p: [_objective_pairs(n)[0] for n in s.objective_offer[p]]
             for p in range(4)
             if f.mask >> p & 1
         }
@@ -1057,25 +1064,12 @@ def frame_options(s: NcwState, f: Frame) -> dict[int, list[tuple[str, str]]]:
         return {p: seam.hooks.gift_options(s, p) for p in range(4) if f.mask >> p & 1}
     if kind == "exchange":
         return {
-            p: [(f"give:{n}", f"Give {card(n).name} to your ally") for n in _exchangeable(s, p)]
-            for p in range(4)
-            if f.mask >> p & 1
+            p: [_card_pairs(n)[0] for n in _exchangeable(s, p)] for p in range(4) if f.mask >> p & 1
         }
     if kind == "leftover":
         if f.flags:
-            return {
-                f.seat: [
-                    (f"take:{n}", f"Take {card(n).name} from the leftover pile") for n in s.leftover
-                ]
-            }
-        gives = (
-            [
-                (f"give:{n}", f"Put {card(n).name} on the leftover pile to take a card from it")
-                for n in _exchangeable(s, f.seat)
-            ]
-            if s.leftover
-            else []
-        )
+            return {f.seat: [_card_pairs(n)[1] for n in s.leftover]}
+        gives = [_card_pairs(n)[2] for n in _exchangeable(s, f.seat)] if s.leftover else []
         return {f.seat: [*gives, ("done", "Make no (more) exchanges with the leftover pile")]}
     if kind == "media_benefit":
         return {f.seat: media_benefit_options(s, f)}
@@ -1093,7 +1087,7 @@ def frame_options(s: NcwState, f: Frame) -> dict[int, list[tuple[str, str]]]:
         for p in range(4):
             if f.mask >> p & 1:
                 out[p] = [
-                    *((f"declare:{n}", f"Declare {objective_label(n)}") for n in fulfilled(s, p)),
+                    *(_objective_pairs(n)[1] for n in fulfilled(s, p)),
                     ("pass", "Declare nothing this turn"),
                 ]
         return out
@@ -1103,6 +1097,27 @@ def frame_options(s: NcwState, f: Frame) -> dict[int, list[tuple[str, str]]]:
             return {f.seat: [("done", "Continue")]}
         return {f.seat: list(fx.frame_options(s, f))}
     raise KeyError(f"unknown frame kind {kind!r}")
+
+
+@cache
+def _card_pairs(n: int) -> tuple[tuple[str, str], tuple[str, str], tuple[str, str]]:
+    """Card n's (id, label) options: give to the ally, take from / put on the leftover pile."""
+    name = card(n).name
+    return (
+        (f"give:{n}", f"Give {name} to your ally"),
+        (f"take:{n}", f"Take {name} from the leftover pile"),
+        (f"give:{n}", f"Put {name} on the leftover pile to take a card from it"),
+    )
+
+
+@cache
+def _objective_pairs(n: int) -> tuple[tuple[str, str], tuple[str, str]]:
+    """Objective n's (id, label) options: discard it (keeping the others), declare it."""
+    label = objective_label(n)
+    return (
+        (f"discard:{n}", f"Discard {label}; keep the others"),
+        (f"declare:{n}", f"Declare {label}"),
+    )
 
 
 def fulfilled(s: NcwState, p: int) -> list[int]:

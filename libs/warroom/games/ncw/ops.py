@@ -656,24 +656,58 @@ def _action_rows(p: int, ops: int, can_coup: bool, one_per_region: bool) -> tupl
 _NO_ROW: _Row = (((), (), ()),) * 5
 
 
+_Specials = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+"""A state's ORBIT overrides and permanent destabilizations, as (country, value) items."""
+
+
 @lru_cache(maxsize=4096)
 def _masked_rows(
-    p: int, ops: int, can_coup: bool, one_per_region: bool, regions: int
+    p: int, ops: int, can_coup: bool, one_per_region: bool, regions: int, specials: _Specials
 ) -> tuple[_Row, ...]:
-    """`_action_rows` with every country outside the `regions` bitmask offering nothing."""
-    region = _static().region
-    return tuple(
+    """`_action_rows` with every country outside the `regions` bitmask offering nothing, and
+    the countries with an ORBIT override or a permanent destabilization through
+    `_country_actions` (for every controller and token, as the table rows)."""
+    st = _static()
+    region = st.region
+    rows = [
         row if regions >> region[c] & 1 else _NO_ROW
         for c, row in enumerate(_action_rows(p, ops, can_coup, one_per_region))
-    )
+    ]
+    overrides, perm = dict(specials[0]), dict(specials[1])
+    bloc = BLOC_OF[p]
+    for c in overrides.keys() | perm.keys():
+        if not regions >> region[c] & 1:
+            continue
+        if c in overrides:
+            orb = overrides[c]
+            base = st.lower[c] if orb < 0 else st.stab[c][bloc]
+        else:
+            orb, base = st.orbit[c], st.stab[c][bloc]
+        pd = perm.get(c, -1)
+        rows[c] = tuple(
+            tuple(
+                tuple(
+                    st.kinds[_kind_options(tok)[k]][c]
+                    for k in _country_actions(
+                        p, ctrl, tok, ops, can_coup, one_per_region, orb, base, st.lower[c], pd
+                    )
+                )
+                for tok in range(3)
+            )
+            for ctrl in (0, 1, 2, 3, NOBODY)
+        )
+    return tuple(rows)
+
+
+_NO_SPECIALS: _Specials = ((), ())
 
 
 def _collect(s: NcwState, f: Frame, only: int | None) -> list[Option]:
     """The country actions of an "ops" frame, in country order.
 
-    Countries read a table built once per (power, OPs, coup mode, open regions); those with
-    an ORBIT override or a permanent destabilization go through `_country_actions`, and
-    those the frame already moved or a block forbids offer nothing.
+    Countries read a table built once per (power, OPs, coup mode, open regions, ORBIT
+    overrides and permanent destabilizations); those the frame already moved or a block
+    forbids offer nothing.
     """
     st = _static()
     p, ops, flags = f.seat, f.ops, f.flags
@@ -685,55 +719,24 @@ def _collect(s: NcwState, f: Frame, only: int | None) -> list[Option]:
         skip_regions |= blocked_regions
     open_regions = s.access[p] & ~skip_regions
     can_coup = not flags & OPF_NO_COUP and not one_per_region and s.coups_left[p] > 0
-    ops_key = min(ops, st.ops_cap)
-    control, token = s.control, s.token
     overrides, perm = s.orbit_override, s.perm_destab
-    patch: dict[int, tuple[Option, ...]] = {}
-    if overrides or perm:
-        bloc = BLOC_OF[p]
-        for c in overrides.keys() | perm.keys():
-            if c in overrides:
-                orb = overrides[c]
-                base = st.lower[c] if orb < 0 else st.stab[c][bloc]
-            else:
-                orb, base = st.orbit[c], st.stab[c][bloc]
-            kinds = _country_actions(
-                p,
-                control[c],
-                token[c],
-                ops,
-                can_coup,
-                one_per_region,
-                orb,
-                base,
-                st.lower[c],
-                perm.get(c, -1),
-            )
-            index = _kind_options(token[c])
-            patch[c] = tuple(st.kinds[index[k]][c] for k in kinds)
-    for c in f.items:
-        patch[c] = ()
-    for c in blocked_countries:
-        patch[c] = ()
+    specials = (
+        (tuple(overrides.items()), tuple(perm.items())) if overrides or perm else _NO_SPECIALS
+    )
+    masked: Sequence[_Row] = _masked_rows(
+        p, min(ops, st.ops_cap), can_coup, one_per_region, open_regions, specials
+    )
+    control, token = s.control, s.token
+    cleared = (*f.items, *blocked_countries)
     if only is not None or f.scope:
         countries: Sequence[int] = f.scope if only is None else (only,)
         if only is not None and f.scope and only not in f.scope:
             countries = ()
-        rows = _action_rows(p, ops_key, can_coup, one_per_region)
-        regions = st.region
-        return [
-            o
-            for c in countries
-            if open_regions >> regions[c] & 1
-            for o in (patch[c] if c in patch else rows[c][control[c]][token[c]])
-        ]
-    masked: Sequence[_Row] = _masked_rows(p, ops_key, can_coup, one_per_region, open_regions)
-    if patch:
+        return [o for c in countries if c not in cleared for o in masked[c][control[c]][token[c]]]
+    if cleared:
         masked = list(masked)
-        regions = st.region
-        for c, options in patch.items():
-            if open_regions >> regions[c] & 1:
-                masked[c] = ((options,) * 3,) * 5
+        for c in cleared:
+            masked[c] = _NO_ROW
     # row[control[c]][token[c]] of every country, flattened, all in C
     return list(_chain(map(getitem, map(getitem, masked, control), token)))
 

@@ -123,6 +123,7 @@ SHARED_FIELDS: tuple[str, ...] = (
 )
 """The containers `NcwState.clone` shares with the original: replace them, never mutate them."""
 
+
 def replaced(values: list[_V], i: int, value: _V) -> list[_V]:
     """A copy of `values` with item i set to `value` (how a shared list is written)."""
     out = values.copy()
