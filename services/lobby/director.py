@@ -1,11 +1,12 @@
 """The matchmaker director: one cycle per pool claims proposals and starts their games.
 
 A cycle (any replica, any number of them) reaps lapsed claims, expires old tickets, takes
-the pool's lock with a fresh fencing token, runs the pure match function over the pool,
-and claims the proposals' tickets in Lua calls of `claim_chunk` matches each, all sent at
-once (a stale matcher is fenced off; a ticket already claimed or cancelled sinks its
-proposal). Each chunk's claimed matches go to the start pipeline as soon as its call
-answers (services.lobby.starts): games created through the authority (idempotent on the
+the pool's lock with a fresh fencing token, runs the pure match function over the pool
+(its copy in memory, services.lobby.poolcache), and claims the proposals' tickets in Lua
+calls of `claim_chunk` matches each, each call sent as soon as the match function has
+formed its chunk, so Redis claims while the rest are formed (a stale matcher is fenced
+off; a ticket already claimed or cancelled sinks its proposal). Each chunk's claimed
+matches go to the start pipeline as soon as its call answers (services.lobby.starts): games created through the authority (idempotent on the
 match id), recorded in SQL, tickets marked matched with their assignments, while Redis
 still claims the next chunks. A ticket cancelled meanwhile aborts the whole match: the
 others go back to the pool and the table is closed. A director that dies after claiming
@@ -19,8 +20,9 @@ import contextlib
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
 from services.common.logging import get_logger
 from services.lobby import metrics
@@ -37,7 +39,7 @@ from services.lobby.starts import (
     game_kind,
 )
 from services.lobby.store import LobbyStore
-from warroom.matchmaking import MatchConfig, Proposal, Ticket, layouts_for, make_matches
+from warroom.matchmaking import MatchConfig, Proposal, Ticket, iter_matches, layouts_for
 from warroom.v1 import common_pb2, game_pb2
 
 __all__ = ["CycleReport", "Director", "assignment_message", "game_kind", "run_cycles"]
@@ -45,6 +47,8 @@ __all__ = ["CycleReport", "Director", "assignment_message", "game_kind", "run_cy
 log = get_logger("lobby.director")
 # Most matches one claim script call takes (Redis serves others between calls).
 CLAIM_CHUNK = 250
+# A claim call in flight: its matches (id, proposal) and the call.
+_Call = tuple[list[tuple[str, Proposal]], "asyncio.Future[list[bool] | None]"]
 
 
 def match_config(lobby: LobbySettings) -> MatchConfig:
@@ -129,15 +133,13 @@ class Director:
             metrics.POOL.labels(game).set(len(tickets))
             if not tickets:
                 return report
-            t0 = time.perf_counter()
-            outcome = make_matches(tickets, layouts_for(game), time.time(), self.config)
-            report.match_s = time.perf_counter() - t0
-            report.proposals = len(outcome.proposals)
-            if not outcome.proposals:
+            proposals = iter_matches(tickets, layouts_for(game), time.time(), self.config)
+            first = self._next_chunk(proposals, report)
+            if not first:
                 return report
             starting = asyncio.create_task(self.starter.run(feed, _names(tickets)))
             t0 = time.perf_counter()
-            await self._claim(lock, game, queue_name, outcome.proposals, feed, claimed_ids, report)
+            await self._claim(lock, game, queue_name, first, proposals, feed, claimed_ids, report)
             report.claim_s = time.perf_counter() - t0
         finally:
             feed.put_nowait(None)
@@ -150,57 +152,83 @@ class Director:
         metrics.CYCLE.observe(report.total_s)
         return report
 
+    def _next_chunk(self, proposals: Iterator[Proposal], report: CycleReport) -> list[Proposal]:
+        """The match function's next `claim_chunk` proposals (timed as matching)."""
+        t0 = time.perf_counter()
+        chunk = list(islice(proposals, self.claim_chunk))
+        report.match_s += time.perf_counter() - t0
+        report.proposals += len(chunk)
+        return chunk
+
     async def _claim(
         self,
         lock: Lock,
         game: str,
         queue_name: str,
-        proposals: Sequence[Proposal],
+        first: list[Proposal],
+        rest: Iterator[Proposal],
         feed: Feed,
         claimed_ids: list[str],
         report: CycleReport,
     ) -> None:
-        """Claim the proposals' tickets, `claim_chunk` matches a script call, every call sent
-        at once; each chunk's claimed matches go to `feed` as its call answers."""
-        entropy = os.urandom(16 * len(proposals)).hex()
-        ids = [entropy[i : i + 32] for i in range(0, len(entropy), 32)]
-        matches = list(zip(ids, proposals, strict=True))
-        size = self.claim_chunk
-        chunks = [matches[i : i + size] for i in range(0, len(matches), size)]
-        calls = [
-            asyncio.ensure_future(
-                self.queue.claim(
+        """Claim the proposals' tickets, one script call per chunk of `claim_chunk`, each
+        sent as soon as its chunk is formed; each chunk's claimed matches go to `feed` as
+        its call answers, in order."""
+        calls: list[_Call] = []
+        answered = 0
+        errors: list[Exception] = []
+        chunk = first
+        try:
+            while chunk:
+                entropy = os.urandom(16 * len(chunk)).hex()
+                ids = [entropy[i : i + 32] for i in range(0, len(entropy), 32)]
+                matches = list(zip(ids, chunk, strict=True))
+                claim = self.queue.claim(
                     lock,
                     game,
                     queue_name,
-                    [(mid, p.ticket_ids) for mid, p in chunk],
+                    [(mid, p.ticket_ids) for mid, p in matches],
                     self.lobby.claim_lease_s,
-                    chunk=size,
+                    chunk=self.claim_chunk,
                 )
-            )
-            for chunk in chunks
-        ]
-        error: Exception | None = None
-        try:
-            for chunk, call in zip(chunks, calls, strict=True):
-                try:
-                    claimed = await call
-                except Exception as exc:  # the other chunks still start what they claimed
-                    error = error or exc
-                    continue
-                if claimed is None:
-                    report.fenced = True
-                    continue
-                mine = [m for m, ok in zip(chunk, claimed, strict=True) if ok]
-                claimed_ids.extend(mid for mid, _ in mine)
-                report.claimed += len(mine)
-                feed.put_nowait(mine)
+                calls.append((matches, asyncio.ensure_future(claim)))
+                await asyncio.sleep(0)  # the call goes out; Redis claims while we match on
+                while answered < len(calls) and calls[answered][1].done():
+                    await self._take(calls[answered], feed, claimed_ids, report, errors)
+                    answered += 1
+                chunk = self._next_chunk(rest, report)
+            for call in calls[answered:]:
+                await self._take(call, feed, claimed_ids, report, errors)
         finally:
             # cancelled (shutdown): what the calls still running claim lapses
-            for call in calls:
-                call.cancel()
-        if error is not None:
-            raise error
+            for _, future in calls:
+                future.cancel()
+        if errors:
+            raise errors[0]
+
+    async def _take(
+        self,
+        call: _Call,
+        feed: Feed,
+        claimed_ids: list[str],
+        report: CycleReport,
+        errors: list[Exception],
+    ) -> None:
+        """One claim call's answer: its claimed matches to `feed` (an error is kept and the
+        other chunks still start what they claimed)."""
+        matches, future = call
+        try:
+            claimed = await future
+        except Exception as exc:
+            errors.append(exc)
+            return
+        if claimed is None:
+            report.fenced = True
+            return
+        mine = [m for m, ok in zip(matches, claimed, strict=True) if ok]
+        claimed_ids.extend(mid for mid, _ in mine)
+        report.claimed += len(mine)
+        feed.put_nowait(mine)
 
     async def _finish(
         self,

@@ -124,36 +124,33 @@ def make_matches(
     config: MatchConfig | None = None,
 ) -> MatchOutcome:
     """Form disjoint match proposals from one pool (one game) of tickets at time `now`."""
-    config = config or MatchConfig()
     rejected: dict[str, str] = {}
-    accepts: list[tuple[str, ...]] = []
-    accept_sets: list[frozenset[str]] = []
-    sizes: list[int] = []
-    memo: dict[tuple[tuple[str, ...], int, bool], tuple[tuple[str, ...], frozenset[str]]] = {}
-    for ticket in tickets:
-        players = ticket.player_ids
-        size = len(players)
-        key = (ticket.variants, size, size == 1 or len(set(players)) == size)
-        known = memo.get(key)
-        if known is None:
-            reason = validate(ticket, layouts)
-            if reason is not None:
-                rejected[ticket.ticket_id] = reason
-                known = memo[key] = ((), frozenset())
-            else:
-                names = acceptable_variants(ticket, layouts)
-                known = memo[key] = (names, frozenset(names))
-        elif not known[0]:
-            rejected[ticket.ticket_id] = validate(ticket, layouts) or "not acceptable"
-        accepts.append(known[0])
-        accept_sets.append(known[1])
-        sizes.append(size)
+    proposals = tuple(iter_matches(tickets, layouts, now, config, rejected))
+    taken_ids = {t for p in proposals for t in p.ticket_ids}
+    unmatched = tuple(
+        t.ticket_id for t in tickets if t.ticket_id not in taken_ids and t.ticket_id not in rejected
+    )
+    return MatchOutcome(proposals, unmatched, rejected)
+
+
+def iter_matches(
+    tickets: Sequence[Ticket],
+    layouts: Mapping[str, VariantLayout],
+    now: float,
+    config: MatchConfig | None = None,
+    rejected: dict[str, str] | None = None,
+) -> Iterator[Proposal]:
+    """`make_matches`'s proposals one by one, in the same order, as each anchor forms its
+    match (a caller can act on the first ones while the rest are formed); tickets that can
+    never match go into `rejected` (ticket id -> reason) before the first proposal."""
+    config = config or MatchConfig()
+    rejected = {} if rejected is None else rejected
+    accepts, accept_sets, sizes = _acceptance(tickets, layouts, rejected)
     allow = [t.allow_bots for t in tickets]
     pool = _Pool(tickets)
     for index, ticket_accepts in enumerate(accepts):
         if not ticket_accepts:
             pool.take(index)
-    proposals: list[Proposal] = []
     most_humans: dict[tuple[str, ...], int] = {}
     created = [t.created_at for t in tickets]
     anchors = sorted(range(len(tickets)), key=created.__getitem__)  # stable: ties by index
@@ -190,12 +187,37 @@ def make_matches(
             continue
         for index in chosen or ():
             pool.take(index)
-        proposals.append(proposal)
-    taken_ids = {t for p in proposals for t in p.ticket_ids}
-    unmatched = tuple(
-        t.ticket_id for t in tickets if t.ticket_id not in taken_ids and t.ticket_id not in rejected
-    )
-    return MatchOutcome(tuple(proposals), unmatched, rejected)
+        yield proposal
+
+
+def _acceptance(
+    tickets: Sequence[Ticket], layouts: Mapping[str, VariantLayout], rejected: dict[str, str]
+) -> tuple[list[tuple[str, ...]], list[frozenset[str]], list[int]]:
+    """Per ticket: the variants it accepts (in order, and as a set) and its size; the
+    tickets no variant fits go into `rejected` with the reason."""
+    accepts: list[tuple[str, ...]] = []
+    accept_sets: list[frozenset[str]] = []
+    sizes: list[int] = []
+    memo: dict[tuple[tuple[str, ...], int, bool], tuple[tuple[str, ...], frozenset[str]]] = {}
+    for ticket in tickets:
+        players = ticket.player_ids
+        size = len(players)
+        key = (ticket.variants, size, size == 1 or len(set(players)) == size)
+        known = memo.get(key)
+        if known is None:
+            reason = validate(ticket, layouts)
+            if reason is not None:
+                rejected[ticket.ticket_id] = reason
+                known = memo[key] = ((), frozenset())
+            else:
+                names = acceptable_variants(ticket, layouts)
+                known = memo[key] = (names, frozenset(names))
+        elif not known[0]:
+            rejected[ticket.ticket_id] = validate(ticket, layouts) or "not acceptable"
+        accepts.append(known[0])
+        accept_sets.append(known[1])
+        sizes.append(size)
+    return accepts, accept_sets, sizes
 
 
 def _best_bin(remaining: list[int], size: int) -> int:
