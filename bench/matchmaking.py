@@ -723,30 +723,42 @@ def _verdicts(results: dict[str, Any]) -> list[str]:
 # Measured by hand for this pass (2026-12-02, see each figure's load) and the passes before.
 HISTORY = [
     "",
-    "This pass (issue 21, 2026-12-02 05:40-06:10 UTC): the director keeps each pool in"
-    " memory and applies only the changes since its last read (services.lobby.poolcache):"
-    " every script that adds a ticket to a pool or takes one out appends the change to the"
-    " pool's log stream, and a cycle reads the entries after its cursor (one transaction with"
-    " the pool's size) and decodes only the new tickets; a full resync on the first read, a"
-    " trimmed or lost log, a size mismatch, and every 60 s. Redis stays the source of truth"
-    " (the claim script checks every ticket). In-process cycles of 10,000 tickets at load 3.1"
-    "-3.3, cold copy then warm: lobby CPU 0.47-0.51 s -> 0.24-0.28 s, wall 1.23-1.56 s ->"
-    " 0.64-0.78 s. The log costs Redis one XADD per enqueued ticket (10,000 enqueues: 0.32 s"
-    " of Redis CPU before and after, within noise).",
+    "This pass (issue 21, 2026-12-02 05:40-06:45 UTC), three changes, each A/B'd interleaved"
+    " (the machine was shared; loads as stated):",
     "",
-    "Where the time goes now (measured 2026-12-02 05:45-06:06 UTC, load 1.9-6.6): Redis"
+    "- The director keeps each pool in memory and applies only the changes since its last"
+    " read (services.lobby.poolcache): every script that adds a ticket to a pool or takes one"
+    " out appends the change to the pool's log stream, and a cycle reads the entries after"
+    " its cursor (one transaction with the pool's size) and decodes only the new tickets; a"
+    " full resync on the first read, a trimmed or lost log, a size mismatch, and every 60 s."
+    " Redis stays the source of truth (the claim script checks every ticket). The log costs"
+    " Redis one XADD per enqueued ticket (10,000 enqueues: 0.32 s of Redis CPU before and"
+    " after). The warm and cold rows above are this change's A/B.",
+    "- The match function yields its proposals as they form (iter_matches) and each chunk's"
+    " claim goes to Redis at once, so Redis claims and the start pipeline runs while the"
+    " rest of the pool is matched: one warm 10,000-ticket cycle, old/new interleaved x4 at"
+    " load 7.7-7.9, wall 1.22/1.77/1.78/1.66 s -> 1.25/1.32/1.43/1.21 s (lobby CPU 0.35-0.46"
+    " s either way).",
+    "- The director keeps 64 CreateGame calls in flight instead of 16"
+    " (WARROOM_LOBBY_CREATE_CONCURRENCY): the authority group-commits the creations that"
+    " arrive together. One cycle of 500 games from the real authority over gRPC, 16/64"
+    " interleaved x2 at load 7.0-7.6: wall 1.77/2.23 s -> 1.22/1.20 s, lobby CPU 0.50/0.48 ->"
+    " 0.30/0.36 s, authority CPU 2.00/1.78 -> 1.66/1.42 ms per game.",
+    "",
+    "Where the time goes now (measured 2026-12-02 05:45-06:40 UTC, load 1.9-11): Redis"
     " spends 0.10-0.13 s of CPU claiming 2,500 matches and 0.13-0.21 s assigning them (Lua:"
     " per ticket a status check and write, then the assignment, its expiry and the status"
-    " message), PostgreSQL 0.13-0.24 s recording them; with the lobby's 0.25 s that is more"
-    " CPU than 2 cores give in 0.25 s, so the cycle target sits below what the three servers"
-    " need together on this machine. CreateGame in the authority, in process at load 1.9"
-    " (CPU per game, one at a time): group-committed insert 1.03 ms (SQL thread and"
-    " hand-off, services/game/store.py), hot-state init 0.34 ms (Redis, services/game/hot.py),"
-    " Match.start 0.23 ms (the rules' setup, seed-dependent), seat rows 0.11 ms, live-game"
-    " hold with its bot tokens 0.09 ms, the response 0.07 ms; 1.2 ms per game with 16 in"
-    " flight. Through gRPC the lobby's EnqueueTicket handler costs 0.11 ms of CPU in process"
-    " (load 5.2); the rest of the lobby's CPU per ticket is grpc.aio (the authority"
-    " section's bare echo costs its server 0.21-0.33 ms a call) and matching.",
+    " message), PostgreSQL 0.13-0.24 s recording them; with the lobby's 0.25-0.45 s that is"
+    " more CPU than 2 cores give in 0.25 s, so the cycle target sits below what the three"
+    " servers need together on this machine. CreateGame in the authority, in process at load"
+    " 1.9 (CPU per game, one at a time): group-committed insert 1.03 ms (SQL thread and"
+    " hand-off, services/game/store.py), hot-state init 0.34 ms (Redis,"
+    " services/game/hot.py), Match.start 0.23 ms (the rules' setup, seed-dependent), seat"
+    " rows 0.11 ms (the ORM constructor is 21 of each row's 25 us), live-game hold with its"
+    " bot tokens 0.09 ms, the response 0.07 ms; 1.2 ms per game with 16 in flight, about"
+    " 15% less with 64. Through gRPC the lobby's EnqueueTicket handler costs 0.11 ms of CPU"
+    " in process (load 5.2); the rest of the lobby's CPU per ticket is grpc.aio (the"
+    " authority section's bare echo costs its server 0.21-0.33 ms a call) and matching.",
     "",
     "Before this pass (b77da6e, 04:26-04:30 UTC, load average 2.2-3.2): 10,000-ticket cycle"
     " 0.52 s with 0.26 s of lobby CPU (every cycle read the whole pool); through gRPC"
