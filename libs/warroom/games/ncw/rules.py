@@ -136,7 +136,8 @@ class NewColdWarRules(Rules[NcwState]):
 
     def apply(self, state: NcwState, seat: int, option_id: str) -> Applied[NcwState]:
         """Apply one option to a clone of the state."""
-        frame = state.top()
+        stack = state.stack
+        frame = stack[-1] if stack else None
         if frame is None or state.over:
             raise IllegalOptionError("", option_id, seat, "the game is over")
         memo = state.memo
@@ -157,7 +158,8 @@ class NewColdWarRules(Rules[NcwState]):
         ctx = flow.Ctx()
         rng_before = work.rng
         flow.apply_option(work, seat, option_id, ctx)
-        _autoplay(work, ctx)
+        if work.bots:
+            _autoplay(work, ctx)
         irreversible = ctx.irreversible or work.rng != rng_before
         if isinstance(memo, Decision) and frame.kind in _OWN_ONLY:
             _carry_memo(memo, state, frame, seat, work)

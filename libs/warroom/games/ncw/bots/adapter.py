@@ -226,6 +226,53 @@ def _stats_memo(
     return memo
 
 
+_Chunk = tuple[
+    Callable[[list[int]], tuple[int, ...]], tuple[str, ...], dict[tuple[int, ...], dict[str, str]]
+]
+"""Consecutive countries: the getter of their values, their names, and a memo of the named
+entries by those values."""
+
+_CHUNK = 12
+"""Countries per chunk of `_named` (a position differs from the last seen in a chunk or two)."""
+
+_NAMERS: dict[str, tuple[Callable[[int], str], Callable[[int], bool]]] = {
+    "control": (_HOLDER_NAME, _HELD),
+    "token": (_TOKEN_NAME, _TOKEN_HELD),
+}
+"""How `_named` names a value of the state's list, and which values it keeps."""
+
+
+@cache
+def _chunks(kind: str) -> tuple[_Chunk, ...]:
+    """The consecutive country chunks of one of `_NAMERS`' lists, in country order, memos empty."""
+    n = names()
+    out: list[_Chunk] = []
+    for start in range(0, len(n), _CHUNK):
+        stop = min(start + _CHUNK, len(n))
+        assert stop - start > 1, "itemgetter of one country returns no tuple"
+        getter = cast(Callable[[list[int]], tuple[int, ...]], itemgetter(*range(start, stop)))
+        out.append((getter, n[start:stop], {}))
+    return tuple(out)
+
+
+def _named(values: list[int], kind: str) -> dict[str, str]:
+    """Country name -> the name of its value (controller or token bloc), for every country that
+    has one, in country order; assembled from chunk entries memoized by the chunk's values."""
+    named, held = _NAMERS[kind]
+    out: dict[str, str] = {}
+    for getter, chunk, seen in _chunks(kind):
+        key = getter(values)
+        entries = seen.get(key)
+        if entries is None:
+            if len(seen) >= _REGION_MEMO:
+                seen.clear()
+            entries = seen[key] = dict(
+                compress(zip(chunk, map(named, key), strict=True), map(held, key))
+            )
+        out.update(entries)
+    return out
+
+
 def board_of(state: NcwState, viewer: int | None = None) -> Board:
     """The public position of a state.
 
@@ -241,12 +288,8 @@ def board_of(state: NcwState, viewer: int | None = None) -> Board:
     perm = {n[i]: BLOCS[b] for i, b in state.perm_destab.items()} if state.perm_destab else {}
     return Board(
         facts=facts,
-        control=dict(
-            compress(zip(n, map(_HOLDER_NAME, control), strict=False), map(_HELD, control))
-        ),
-        tokens=dict(
-            compress(zip(n, map(_TOKEN_NAME, token), strict=False), map(_TOKEN_HELD, token))
-        ),
+        control=_named(control, "control"),
+        tokens=_named(token, "token"),
         vp=dict(zip(POWERS, state.vp, strict=False)),
         prestige=dict(zip(POWERS, state.prestige, strict=False)),
         media=state.media,
