@@ -2,9 +2,10 @@
 
 The director feeds claimed matches chunk by chunk, as its claims come back from Redis, so
 game creation starts on the first chunk while Redis still claims the next. Three stages
-overlap: `concurrency` CreateGame calls in flight in match order; the games created so far
-(at most `record_chunk` matches) recorded in one SQL transaction; the previous recorded
-batch assigned in one Redis round trip. A slow authority does not hold back the assignment
+overlap: `concurrency` CreateGame calls in flight in match order (one worker per match up
+to that, so a small cycle starts few); the games created so far (at most `record_chunk`
+matches) recorded in one SQL transaction; the previous recorded batch assigned in one
+Redis round trip. A slow authority does not hold back the assignment
 of games already made. Per match the outcome is "started"; "aborted" when a ticket was
 cancelled (or its claim lapsed) meanwhile, its other tickets going back to the pool;
 "failed" when the game could not be created or recorded, every ticket going back to the
@@ -125,6 +126,8 @@ class _Run:
         self.finished: list[int] = []
         self.changed = asyncio.Event()
         self.fed_all = False
+        # the CreateGame workers, started as matches arrive (at most one per match)
+        self.creators: list[asyncio.Task[None]] = []
 
     def add(self, chunk: Sequence[Claimed]) -> None:
         start = len(self.matches)
@@ -165,12 +168,16 @@ class MatchStarter:
         """Start the matches of every chunk fed until None: (the matches, their outcomes)."""
         run = _Run(names)
         recorded: asyncio.Queue[tuple[list[int], list[Final]] | None] = asyncio.Queue(2)
-        await asyncio.gather(
-            self._feeder(run, feed),
-            self._recorder(run, recorded),
-            self._assigner(run, recorded),
-            *(self._creator(run) for _ in range(self.concurrency)),
-        )
+        try:
+            await asyncio.gather(
+                self._feeder(run, feed),
+                self._recorder(run, recorded),
+                self._assigner(run, recorded),
+            )
+            await asyncio.gather(*run.creators)
+        finally:
+            for creator in run.creators:
+                creator.cancel()
         return run.matches, run.results
 
     async def _feeder(self, run: _Run, feed: Feed) -> None:
@@ -186,9 +193,12 @@ class MatchStarter:
                     log.exception("reading player names failed")
                     continue
                 run.add(chunk)
+                wanted = min(self.concurrency, len(run.matches))
+                while len(run.creators) < wanted:
+                    run.creators.append(asyncio.create_task(self._creator(run)))
         finally:
             run.fed_all = True
-            for _ in range(self.concurrency):
+            for _ in run.creators:
                 run.todo.put_nowait(None)
             run.changed.set()
 
