@@ -3,9 +3,9 @@
 A batch of appends is written by a single statement: the log rows (each inserted only
 while its game is at `seq - 1`), the games' heads advanced (and finished where the row ends
 the game), the seat changes (turn, clock, control), snapshots and results of the games that
-advanced, as data-modifying CTEs over column arrays. Only a seat change of another column
-takes the transaction path (`store.Store._append_batch`). A single statement in autocommit mode
-is its own transaction: it is atomic, and the driver returns only after the server has
+advanced, as data-modifying CTEs over JSON parameters (one per kind of row). Only a seat
+change of another column takes the transaction path (`store.Store._append_batch`). A single
+statement in autocommit mode is its own transaction: it is atomic, and the driver returns only after the server has
 committed it (its ReadyForQuery follows the commit), so "acknowledged only after the
 commit" holds. Compared with `BEGIN; pool ping; statement; one UPDATE per seat; COMMIT`
 this saves every round trip but one, and the pool's checkout and reset.

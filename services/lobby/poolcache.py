@@ -98,9 +98,11 @@ class PoolCache:
         self._copies: dict[str, _Copy] = {}
 
     def log_key(self, game: str, queue: str) -> str:
+        """The pool's change log (a stream)."""
         return f"{self.prefix}poollog:{game}:{queue}"
 
     def data_key(self, game: str, queue: str) -> str:
+        """The pool's match data (ticket id -> data)."""
         return f"{self.prefix}pooldata:{game}:{queue}"
 
     def forget(self) -> None:

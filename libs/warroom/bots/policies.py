@@ -46,12 +46,10 @@ class RolloutPolicy:
     the baseline without playouts."""
     challenger: Callable[[str, str], bool] | None = None
     """Whether an option (id, decision kind) may challenge the baseline (None: every option)."""
-    long_epochs: int = 1
-    """How many changes of `long_epoch` a verifying playout runs through."""
 
     def verifier(self) -> RolloutPolicy:
         """The same policy, stopping at the long epoch (None: at the end of the game)."""
-        return RolloutPolicy(self.choose, self.long_epoch, self.long_epochs)
+        return RolloutPolicy(self.choose, self.long_epoch, 1)
 
 
 _POLICIES: dict[str, RolloutPolicy] = {}
