@@ -386,6 +386,13 @@ def main(
     report: Annotated[
         bool, typer.Option(help="Play nothing: the table of the games in --log")
     ] = False,
+    seating: Annotated[
+        int,
+        typer.Option(
+            help="Play only this seating (its index among the game's seatings; -1: rotate "
+            "through all), e.g. to tune one side's play on paired seeds"
+        ),
+    ] = -1,
 ) -> None:
     """Play every pairing of the given bot specs and print the win-rate table."""
     specs = list(bot or ["ismcts@100it", "heuristic", "random"])
@@ -405,6 +412,10 @@ def main(
     for text in specs:
         make_bot(parse_spec(text), game)
     patterns = seat_patterns(rules, variant)
+    if seating >= 0:
+        if seating >= len(patterns):
+            raise typer.BadParameter(f"--seating: the game has {len(patterns)} seatings")
+        patterns = [patterns[seating]]
     pairs = (
         [(0, b) for b in range(1, len(specs))]
         if focus
