@@ -29,6 +29,10 @@ from warroom.engine.rules import Rules
 Chooser = Callable[[Any, int, Sequence[str]], str]
 """A policy: the option id a seat picks among `option_ids` in a state."""
 
+Replier = Callable[[Any, int, Sequence[str], int], str | None]
+"""A model of the other seats in playouts: the option a seat picks among `option_ids` in a
+state, given the searching seat (the last argument), or None to leave it to the policy."""
+
 
 @dataclass(frozen=True, slots=True)
 class RolloutPolicy:
@@ -46,10 +50,12 @@ class RolloutPolicy:
     the baseline without playouts."""
     challenger: Callable[[str, str], bool] | None = None
     """Whether an option (id, decision kind) may challenge the baseline (None: every option)."""
+    reply: Replier | None = None
+    """The playouts' chooser for the seats other than the searching one (None: `choose`)."""
 
     def verifier(self) -> RolloutPolicy:
         """The same policy, stopping at the long epoch (None: at the end of the game)."""
-        return RolloutPolicy(self.choose, self.long_epoch, 1)
+        return RolloutPolicy(self.choose, self.long_epoch, 1, reply=self.reply)
 
 
 _POLICIES: dict[str, RolloutPolicy] = {}
@@ -138,11 +144,14 @@ def policy_rollout(
             continue
         mover = decision.seats[0]
         options = decision.options_for(mover)
-        option_id = (
-            options[0].id
-            if len(options) == 1
-            else policy.choose(state, mover, [o.id for o in options])
-        )
+        if len(options) == 1:
+            option_id = options[0].id
+        else:
+            ids = [o.id for o in options]
+            reply = (
+                policy.reply(state, mover, ids, seat) if policy.reply and mover != seat else None
+            )
+            option_id = reply or policy.choose(state, mover, ids)
         state = rules.apply(state, mover, option_id).state
         steps += 1
     return seat_value(rules, state, seat, evaluator), steps

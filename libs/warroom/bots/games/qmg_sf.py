@@ -24,11 +24,14 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from warroom.bots.policies import RolloutPolicy, register_policy
+from warroom.bots.policies import Replier, RolloutPolicy, register_policy
 
 TURNS = 2
 EFFORT: Mapping[str, float] = {"action": 1.0, "mulligan": 0.125, "*": 0.0}
 NEVER_CHALLENGE = ("rm", "war")
+CARDS = ("play", "ct")
+REPLY_FOR: tuple[int, ...] = ()
+"""The searching sides whose playouts model the other side's Action step by `one_ply`."""
 
 
 def policy_choice(state: Any, seat: int, options: Sequence[str]) -> str:
@@ -61,12 +64,59 @@ def challenger(option_id: str, kind: str) -> bool:
     return kind != "action" or not option_id.startswith(NEVER_CHALLENGE)
 
 
+def one_ply(state: Any, seat: int, options: Sequence[str]) -> str:
+    """The option whose resulting state the evaluation scores best for `seat` (the heuristic
+    bot's rule on this state; ties to the earlier option)."""
+    from warroom.games.qmg_sf import heuristic, turn
+    from warroom.games.qmg_sf.state import Ctx
+
+    best, value = options[0], -1.0
+    for option in options:
+        after = state.clone()
+        turn.apply(after, seat, option, Ctx())
+        after.touch()
+        v = heuristic.evaluate(after, seat)
+        if v > value:
+            best, value = option, v
+    return best
+
+
+def card_reply(state: Any, seat: int, options: Sequence[str], every: bool = False) -> str | None:
+    """In an Action step, the best by `one_ply` of the cards to play (Contingency cards too)
+    and the policy's own option, or (`every`) of every option but removals and declarations
+    of war; elsewhere None."""
+    top = state.top()
+    if (top.kind if top is not None else state.phase) != "action":
+        return None
+    if every:
+        return one_ply(state, seat, [o for o in options if challenger(o, "action")])
+    own = policy_choice(state, seat, options)
+    cards = [o for o in options if o.startswith(CARDS)]
+    if not cards or cards == [own]:
+        return own
+    return one_ply(state, seat, [*cards, own] if own not in cards else cards)
+
+
+def replier(sides: Sequence[int], every: bool = False) -> Replier:
+    """`card_reply` for the other side in the playouts of searches of `sides`."""
+
+    def reply(state: Any, seat: int, options: Sequence[str], searcher: int) -> str | None:
+        return card_reply(state, seat, options, every) if searcher in sides else None
+
+    return reply
+
+
 def search_policy(
-    turns: int = TURNS, effort: Mapping[str, float] = EFFORT, screen: bool = True
+    turns: int = TURNS,
+    effort: Mapping[str, float] = EFFORT,
+    screen: bool = True,
+    reply_for: Sequence[int] = REPLY_FOR,
+    reply_every: bool = False,
 ) -> RolloutPolicy:
     """South Front's rollout policy: playouts through `turns` turn changes (0: to the end of
     the round), the budget's multiplier per decision kind (key "*": every other kind; empty:
-    1 for all), and whether challengers are screened."""
+    1 for all), whether challengers are screened, and the searching sides whose playouts
+    model the other side's Action step (`card_reply`; `reply_every`: over every option)."""
     stop, changes = (turn, turns) if turns else (epoch, 1)
     return RolloutPolicy(
         policy_choice,
@@ -76,6 +126,7 @@ def search_policy(
         "prior",
         effort=(lambda kind: effort.get(kind, effort.get("*", 1.0))) if effort else None,
         challenger=challenger if screen else None,
+        reply=replier(reply_for, reply_every) if reply_for else None,
     )
 
 

@@ -4,6 +4,8 @@ action choices screened there."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from warroom.bots.evaluation import evaluator_for
@@ -13,6 +15,8 @@ from warroom.bots.policies import policy_for, policy_rollout
 from warroom.bots.position import position_for
 from warroom.bots.simple import HeuristicBot
 from warroom.engine.rng import Rng
+from warroom.games.qmg_sf import heuristic
+from warroom.games.qmg_sf import turn as qmg_sf_turn
 from warroom.games.qmg_sf.rules import SouthFrontRules
 from warroom.games.qmg_sf.state import ALLIES, AXIS, SfState
 
@@ -87,3 +91,61 @@ def test_action_step_is_searched_and_screens_only_card_choices() -> None:
     assert set(challengers) == {
         i for i in ids if i != search.baseline and not i.startswith(("rm", "war"))
     }
+
+
+def _card_choice(side: int) -> SfState:
+    """A policy game's first Action step of `side` where the one-ply choice among its cards
+    and the policy's option differs from the policy's."""
+    policy = qmg_sf.search_policy(reply_for=())
+    for seed in range(1, 20):
+        state = SF.setup(seed, "standard", {})
+        while (decision := SF.decision(state)) is not None:
+            seat = decision.seats[0]
+            ids = [o.id for o in decision.options_for(seat)]
+            own = policy.choose(state, seat, ids)
+            chosen = decision.kind == "action" and seat == side and len(ids) > 1
+            if chosen and qmg_sf.card_reply(state, seat, ids) != own:
+                return state
+            state = SF.apply(state, seat, own).state
+    raise AssertionError(f"no card choice of side {side}")
+
+
+def test_axis_playouts_model_the_allied_card_choice_by_one_ply() -> None:
+    """In the Axis's searches the Allies' Action step is the evaluation's best card (or the
+    policy's option), not the policy's first card; the Allies' own searches keep the policy."""
+    state = _card_choice(ALLIES)
+    ids = [o for o, _ in qmg_sf_turn.options(state)]
+    policy = qmg_sf.search_policy(reply_for=(AXIS,))
+    assert policy.reply is not None
+    reply = policy.reply(state, ALLIES, ids, AXIS)
+    own = policy.choose(state, ALLIES, ids)
+    assert reply is not None and reply != own
+    cards = [i for i in ids if i.startswith(("play", "ct"))]
+    values = [heuristic.evaluate(SF.apply(state, ALLIES, i).state, ALLIES) for i in cards]
+    assert reply == cards[values.index(max(values))]
+    assert policy.reply(state, ALLIES, ids, ALLIES) is None
+    every = qmg_sf.search_policy(reply_for=(AXIS,), reply_every=True)
+    assert every.reply is not None
+    assert every.reply(state, ALLIES, ids, AXIS) == qmg_sf.one_ply(
+        state, ALLIES, [i for i in ids if not i.startswith(("rm", "war"))]
+    )
+
+
+def test_playouts_ask_the_reply_model_for_the_other_seat_only() -> None:
+    """A playout of the Axis's search takes the other seat's choices from the reply model
+    (where it answers) and never asks it for the searching seat."""
+    state = _reach(3, "action", AXIS)
+    base = qmg_sf.search_policy(reply_for=(AXIS,))
+    asked: list[tuple[int, str | None]] = []
+
+    def spy(s: Any, seat: int, options: Sequence[str], searcher: int) -> str | None:
+        assert base.reply is not None
+        answer = base.reply(s, seat, options, searcher)
+        asked.append((seat, answer))
+        return answer
+
+    policy = replace(base, reply=spy)
+    policy_rollout(SF, state, policy, 400, evaluator_for(SF), AXIS)
+    assert asked and all(seat == ALLIES for seat, _ in asked)
+    assert any(answer is not None for _, answer in asked)
+    assert policy.verifier().reply is spy
