@@ -30,6 +30,8 @@ TURNS = 2
 EFFORT: Mapping[str, float] = {"action": 1.0, "mulligan": 0.125, "*": 0.0}
 NEVER_CHALLENGE = ("rm", "war")
 CARDS = ("play", "ct")
+MOVEMENT = ("move1", "move2")
+WALK = False
 REPLY_FOR: tuple[int, ...] = ()
 """The searching sides whose playouts model the other side's Action step by `one_ply`."""
 
@@ -38,6 +40,16 @@ def policy_choice(state: Any, seat: int, options: Sequence[str]) -> str:
     """The rule-based policy's option (see `warroom.games.qmg_sf.policy`)."""
     from warroom.games.qmg_sf.policy import choose
 
+    return choose(state, seat, options)
+
+
+def walking_choice(state: Any, seat: int, options: Sequence[str]) -> str:
+    """The rule-based policy, but movement steps take and garrison Victory Stars
+    (`warroom.games.qmg_sf.policy.movement`)."""
+    from warroom.games.qmg_sf.policy import choose, movement
+
+    if state.top() is None and state.phase in MOVEMENT:
+        return movement(state, seat, options)
     return choose(state, seat, options)
 
 
@@ -112,14 +124,16 @@ def search_policy(
     screen: bool = True,
     reply_for: Sequence[int] = REPLY_FOR,
     reply_every: bool = False,
+    walk: bool = WALK,
 ) -> RolloutPolicy:
     """South Front's rollout policy: playouts through `turns` turn changes (0: to the end of
     the round), the budget's multiplier per decision kind (key "*": every other kind; empty:
     1 for all), whether challengers are screened, and the searching sides whose playouts
-    model the other side's Action step (`card_reply`; `reply_every`: over every option)."""
+    model the other side's Action step (`card_reply`; `reply_every`: over every option),
+    and whether playouts walk into Victory Stars in movement steps (`walking_choice`)."""
     stop, changes = (turn, turns) if turns else (epoch, 1)
     return RolloutPolicy(
-        policy_choice,
+        walking_choice if walk else policy_choice,
         stop,
         changes,
         scoring_period,

@@ -149,3 +149,27 @@ def test_playouts_ask_the_reply_model_for_the_other_seat_only() -> None:
     assert asked and all(seat == ALLIES for seat, _ in asked)
     assert any(answer is not None for _, answer in asked)
     assert policy.verifier().reply is spy
+
+
+def test_walking_playouts_take_victory_stars_in_movement_steps() -> None:
+    """With `walk`, a playout's movement step walks a land piece into a Victory Star (taking
+    it, or garrisoning an exposed one); the policy `choose` itself (the evaluation's) ends
+    the step."""
+    from warroom.games.qmg_sf.content import tables
+    from warroom.games.qmg_sf.policy import choose
+
+    walking = qmg_sf.search_policy(walk=True)
+    for seed in range(1, 20):
+        state = SF.setup(seed, "standard", {})
+        while (decision := SF.decision(state)) is not None:
+            seat = decision.seats[0]
+            ids = [o.id for o in decision.options_for(seat)]
+            option = walking.choose(state, seat, ids)
+            if decision.kind == "move1" and option != "done":
+                space = int(option.split("-")[1])
+                assert tables().star[space] and choose(state, seat, ids) == "done"
+                after = SF.apply(state, seat, option).state
+                assert after.control[space] == seat
+                return
+            state = SF.apply(state, seat, option).state
+    raise AssertionError("no walk into a Victory Star")

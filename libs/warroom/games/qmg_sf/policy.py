@@ -179,6 +179,48 @@ def choose(s: SfState, seat: int, options: Sequence[str]) -> str:
     return _small(s, seat, k, options)
 
 
+def _threatened(s: SfState, side: int) -> Callable[[int], bool]:
+    walkers = {
+        at
+        for p, at in enumerate(s.loc)
+        if at >= 0 and board.side_of(p) != side and kind(p) in (INF, TANK) and s.on[p] < 0
+    }
+    return lambda space: any(nb in walkers for nb in board.adjacent(s, space, 1 - side))
+
+
+def movement(s: SfState, seat: int, options: Sequence[str]) -> str:
+    """A movement step for search playouts (not used by `choose`): the policy's own move
+    (a fleet with cargo), else walk an infantry or tank into an enemy or neutral Victory Star
+    no enemy holds (gain 3), else into an own empty star an enemy piece could walk into (2),
+    less 2.5 for leaving such a threatened star empty; the best gain above 0, else done."""
+    own = choose(s, seat, options)
+    if own != "done":
+        return own
+    t = tables()
+    threatened = _threatened(s, seat)
+    best, gain = "done", 0.0
+    for o in options:
+        if not o.startswith("m"):
+            continue
+        ints = _ints(o, "m")
+        if len(ints) != 2:
+            continue
+        p, space = ints
+        if kind(p) not in (INF, TANK) or s.on[p] >= 0 or t.water[space] or not t.star[space]:
+            continue
+        if s.control[space] != seat:
+            g = 0.0 if board.enemy_occupied(s, space, seat) else 3.0
+        else:
+            g = 2.0 if not board.occupied_by(s, space, seat) and threatened(space) else 0.0
+        src = s.loc[p]
+        alone = sum(1 for q, at in enumerate(s.loc) if at == src and s.on[q] < 0) == 1
+        if g > 0 and t.star[src] and alone and threatened(src):
+            g -= 2.5
+        if g > gain:
+            best, gain = o, g
+    return best
+
+
 def _small(s: SfState, seat: int, k: str, options: Sequence[str]) -> str:
     hand = len(s.hands[seat])
     discards = [o for o in options if o.startswith("d")]
