@@ -4,14 +4,14 @@ action choices screened there."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
 from warroom.bots.evaluation import evaluator_for
 from warroom.bots.games import qmg_sf
 from warroom.bots.ismcts import Budget, IsmctsBot, _PolicySearch
-from warroom.bots.policies import policy_for, policy_rollout
+from warroom.bots.policies import RolloutPolicy, policy_for, policy_rollout
 from warroom.bots.position import position_for
 from warroom.bots.simple import HeuristicBot
 from warroom.engine.rng import Rng
@@ -93,20 +93,25 @@ def test_action_step_is_searched_and_screens_only_card_choices() -> None:
     }
 
 
-def _card_choice(side: int) -> SfState:
-    """A policy game's first Action step of `side` where the one-ply choice among its cards
-    and the policy's option differs from the policy's."""
-    policy = qmg_sf.search_policy(reply_for=())
+def _decisions(policy: RolloutPolicy) -> Iterator[tuple[SfState, str, int, list[str], str]]:
+    """Every decision of policy games (seeds 1-19): state, kind, seat, options, the choice."""
     for seed in range(1, 20):
         state = SF.setup(seed, "standard", {})
         while (decision := SF.decision(state)) is not None:
             seat = decision.seats[0]
             ids = [o.id for o in decision.options_for(seat)]
-            own = policy.choose(state, seat, ids)
-            chosen = decision.kind == "action" and seat == side and len(ids) > 1
-            if chosen and qmg_sf.card_reply(state, seat, ids) != own:
-                return state
-            state = SF.apply(state, seat, own).state
+            option = policy.choose(state, seat, ids)
+            yield state, decision.kind, seat, ids, option
+            state = SF.apply(state, seat, option).state
+
+
+def _card_choice(side: int) -> SfState:
+    """A policy game's first Action step of `side` where the one-ply choice among its cards
+    and the policy's option differs from the policy's."""
+    for state, kind, seat, ids, own in _decisions(qmg_sf.search_policy(reply_for=())):
+        chosen = kind == "action" and seat == side and len(ids) > 1
+        if chosen and qmg_sf.card_reply(state, seat, ids) != own:
+            return state
     raise AssertionError(f"no card choice of side {side}")
 
 
@@ -158,18 +163,10 @@ def test_walking_playouts_take_victory_stars_in_movement_steps() -> None:
     from warroom.games.qmg_sf.content import tables
     from warroom.games.qmg_sf.policy import choose
 
-    walking = qmg_sf.search_policy(walk=True)
-    for seed in range(1, 20):
-        state = SF.setup(seed, "standard", {})
-        while (decision := SF.decision(state)) is not None:
-            seat = decision.seats[0]
-            ids = [o.id for o in decision.options_for(seat)]
-            option = walking.choose(state, seat, ids)
-            if decision.kind == "move1" and option != "done":
-                space = int(option.split("-")[1])
-                assert tables().star[space] and choose(state, seat, ids) == "done"
-                after = SF.apply(state, seat, option).state
-                assert after.control[space] == seat
-                return
-            state = SF.apply(state, seat, option).state
+    for state, kind, seat, ids, option in _decisions(qmg_sf.search_policy(walk=True)):
+        if kind == "move1" and option != "done":
+            space = int(option.split("-")[1])
+            assert tables().star[space] and choose(state, seat, ids) == "done"
+            assert SF.apply(state, seat, option).state.control[space] == seat
+            return
     raise AssertionError("no walk into a Victory Star")
