@@ -309,6 +309,20 @@ def board_of(state: NcwState, viewer: int | None = None) -> Board:
     )
 
 
+def stats_board(state: NcwState) -> Board:
+    """A `Board` holding only what region statistics read (`Board.stats`, `region_min`,
+    `region_modifiers` and the facts): for `reinforced` and `controls_region` checks
+    (`rank_countries`, the 6.1 victory), without naming every country's control and tokens."""
+    overrides = tuple(state.orbit_override.items())
+    modifiers = _modifiers(tuple(state.region_vp_mod), tuple(state.region_vp_mod_perm))
+    return Board(
+        facts=_facts_with(overrides) if overrides else _facts_map(),
+        region_modifiers=modifiers,
+        region_min=_region_min(),
+        memo=_stats_memo(state.control, _region_stats(overrides), modifiers),
+    )
+
+
 @lru_cache(maxsize=256)
 def _facts_with(overrides: tuple[tuple[int, int], ...]) -> dict[str, CountryFacts]:
     """The printed facts with ORBIT overrides (index, new owner or -1) applied (shared: never mutate)."""

@@ -15,7 +15,13 @@ from operator import attrgetter
 
 from warroom.engine.model import Decision
 from warroom.games.ncw import content
-from warroom.games.ncw.bots.adapter import board_of, name_index, names, record_attack
+from warroom.games.ncw.bots.adapter import (
+    board_of,
+    name_index,
+    names,
+    record_attack,
+    stats_board,
+)
 from warroom.games.ncw.bots.board import BLOC, Board
 from warroom.games.ncw.bots.data import POWERS, tables
 from warroom.games.ncw.bots.flowchart import (
@@ -156,7 +162,7 @@ def rank_countries(state: NcwState, power: int, card: int = -1) -> list[str]:
     The card's Annex IV list first, then the bot's priority tables from the first region
     without reinforced control, then every other country by VP value.
     """
-    board = board_of(state)
+    board = stats_board(state)
     prof = profile(POWERS[power])
     tables_ = open_regions(board, prof) + step7_regions(board, prof)
     return list(_ranked(power, card, tuple(t.region for t in tables_)))

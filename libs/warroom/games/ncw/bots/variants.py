@@ -231,9 +231,9 @@ def bot_automatic_victory(state: NcwState, power: int) -> bool:
     """6.1: a bot controlling its three regions at the end of turns 1-8 wins automatically."""
     if state.turn >= 9:
         return False
-    from warroom.games.ncw.bots.adapter import board_of, region_name
+    from warroom.games.ncw.bots.adapter import region_name, stats_board
 
-    board = board_of(state)
+    board = stats_board(state)
     from warroom.games.ncw.bots.board import controls_region
 
     name = POWERS[power]
