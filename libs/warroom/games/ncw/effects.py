@@ -15,7 +15,7 @@ countries already picked...), `mask` = powers picked by `choose_powers`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from warroom.engine.errors import ContentError
 from warroom.games.ncw import ops as board
@@ -111,13 +111,10 @@ def frame_options(state: NcwState, frame: Frame) -> list[tuple[str, str]]:
     out: list[tuple[str, str]]
     if frame.kind == FX_COUNTRY:
         assert isinstance(step, Target)
-        out = [
-            (
-                f"pick:{t.countries[c].id}",
-                f"{name}: {_target_label(step, ctx, t.countries[c].name)}",
-            )
-            for c in frame.scope
-        ]
+        head, tail = _LABELS[type(step)](step, ctx)
+        head = f"{name}: {head}"
+        countries = t.countries
+        out = [(f"pick:{countries[c].id}", f"{head}{countries[c].name}{tail}") for c in frame.scope]
     elif frame.kind.startswith(FX_REGION):
         verb = "gain access to" if frame.kind == FX_REGION else "in force in"
         out = [
@@ -139,26 +136,46 @@ def frame_options(state: NcwState, frame: Frame) -> list[tuple[str, str]]:
     return out
 
 
-def _target_label(step: Target, ctx: Ctx, country: str) -> str:
-    """What choosing `country` for a targeted step does."""
-    if isinstance(step, Control):
-        return f"{POWERS[_one(ctx, step.who)]} takes control of {country}"
-    if isinstance(step, Pos):
-        plural = "s" if step.n > 1 else ""
-        return f"move {country} {step.n} position{plural} toward {POWERS[_one(ctx, step.who)]}"
-    if isinstance(step, Uncontrol):
-        return f"remove the control of {country}"
-    if isinstance(step, Coup):
-        return f"coup d'etat in {country} for {POWERS[_one(ctx, step.who)]}"
-    if isinstance(step, Destabilize):
-        return f"destabilize {country} for the {BLOCS[_bloc(ctx, step.bloc)]} bloc"
-    if isinstance(step, Stabilize):
-        return f"{BLOCS[_bloc(ctx, step.bloc)]} stability token in {country}"
-    if isinstance(step, ClearTokens):
-        return f"remove the stability tokens from {country}"
-    if isinstance(step, CountryVp):
-        return f"{step.delta:+d} VP marker in {country}"
-    return country
+_Label = tuple[str, str]
+"""What choosing a country for a targeted step does: the text before and after its name."""
+
+
+def _label_control(step: Control, ctx: Ctx) -> _Label:
+    return f"{POWERS[_one(ctx, step.who)]} takes control of ", ""
+
+
+def _label_pos(step: Pos, ctx: Ctx) -> _Label:
+    plural = "s" if step.n > 1 else ""
+    return "move ", f" {step.n} position{plural} toward {POWERS[_one(ctx, step.who)]}"
+
+
+def _label_coup(step: Coup, ctx: Ctx) -> _Label:
+    return "coup d'etat in ", f" for {POWERS[_one(ctx, step.who)]}"
+
+
+def _label_destabilize(step: Destabilize, ctx: Ctx) -> _Label:
+    return "destabilize ", f" for the {BLOCS[_bloc(ctx, step.bloc)]} bloc"
+
+
+def _label_stabilize(step: Stabilize, ctx: Ctx) -> _Label:
+    return f"{BLOCS[_bloc(ctx, step.bloc)]} stability token in ", ""
+
+
+def _label_country_vp(step: CountryVp, ctx: Ctx) -> _Label:
+    return f"{step.delta:+d} VP marker in ", ""
+
+
+_LABELS: dict[type, Callable[[Any, Ctx], _Label]] = {
+    Control: _label_control,
+    Pos: _label_pos,
+    Uncontrol: lambda step, ctx: ("remove the control of ", ""),
+    Coup: _label_coup,
+    Destabilize: _label_destabilize,
+    Stabilize: _label_stabilize,
+    ClearTokens: lambda step, ctx: ("remove the stability tokens from ", ""),
+    CountryVp: _label_country_vp,
+}
+"""Each targeted step type's `_Label` in a context."""
 
 
 def apply_frame(state: NcwState, frame: Frame, option_id: str) -> None:
@@ -383,29 +400,32 @@ def _beneficiary(ctx: Ctx, step: Target) -> int | None:
     return None
 
 
-def _control_ok(state: NcwState, ctx: Ctx, flt: str, ctrl: int) -> bool:
-    me = ctx.executor
+_ControlTest = Callable[[int, int], bool]
+"""Whether a country's controller passes a `controlled_by` filter, given the executor."""
+
+_CONTROL_TESTS: dict[str, _ControlTest] = {
+    "none": lambda ctrl, me: ctrl < 0,
+    "controlled": lambda ctrl, me: ctrl >= 0,
+    "self": lambda ctrl, me: ctrl == me,
+    "ally": lambda ctrl, me: ctrl == ALLY_OF[me],
+    "opponent": lambda ctrl, me: ctrl >= 0 and ctrl != me,
+    "not_self": lambda ctrl, me: ctrl != me,
+    "rival_bloc": lambda ctrl, me: ctrl >= 0 and BLOC_OF[ctrl] != BLOC_OF[me],
+    "own_bloc": lambda ctrl, me: ctrl >= 0 and BLOC_OF[ctrl] == BLOC_OF[me],
+    "not_own_bloc": lambda ctrl, me: ctrl < 0 or BLOC_OF[ctrl] != BLOC_OF[me],
+}
+
+
+def _control_test(flt: str) -> _ControlTest | None:
+    """The test of a `controlled_by` filter ("any": None, every controller passes; a power's
+    name: that power controls)."""
     if flt == "any":
-        return True
-    if flt == "none":
-        return ctrl < 0
-    if flt == "controlled":
-        return ctrl >= 0
-    if flt == "self":
-        return ctrl == me
-    if flt == "ally":
-        return ctrl == ALLY_OF[me]
-    if flt == "opponent":
-        return ctrl >= 0 and ctrl != me
-    if flt == "not_self":
-        return ctrl != me
-    if flt == "rival_bloc":
-        return ctrl >= 0 and BLOC_OF[ctrl] != BLOC_OF[me]
-    if flt == "own_bloc":
-        return ctrl >= 0 and BLOC_OF[ctrl] == BLOC_OF[me]
-    if flt == "not_own_bloc":
-        return ctrl < 0 or BLOC_OF[ctrl] != BLOC_OF[me]
-    return ctrl == POWERS.index(flt)
+        return None
+    test = _CONTROL_TESTS.get(flt)
+    if test is None:
+        power = POWERS.index(flt)
+        _CONTROL_TESTS[flt] = test = lambda ctrl, me: ctrl == power
+    return test
 
 
 _TARGETS: dict[int, tuple[Target, tuple[int, ...]]] = {}
@@ -433,60 +453,120 @@ def _target_countries(step: Target) -> tuple[int, ...]:
 
 
 def _candidates(state: NcwState, ctx: Ctx, step: Target) -> list[int]:
-    """Every country `step` may affect now, in content order, filtered (see EFFECTS.md)."""
+    """Every country `step` may affect now, in content order, filtered (see EFFECTS.md).
+
+    The step's filters are looked up once (the country tests by the step's exact type).
+    """
     t = tables()
-    out: list[int] = []
+    me = ctx.executor
+    my_bloc = BLOC_OF[me]
+    control = state.control
+    in_control = _control_test(step.controlled_by)
+    stability, stability_max = step.stability, step.stability_max
+    check_stability = stability is not None or stability_max is not None
+    types, countries = step.types, t.countries
+    fits = _FIT_TESTS[type(step)](state, ctx, step)
     who = _beneficiary(ctx, step)
+    access = state.access[who] if who is not None and not step.grant_access else -1
+    region = t.country_region
+    blocker = who if who is not None and state.blocks else NOBODY
+    out: list[int] = []
     for c in _target_countries(step):
-        ctrl = state.control[c]
-        if not _control_ok(state, ctx, step.controlled_by, ctrl):
+        ctrl = control[c]
+        if in_control is not None and not in_control(ctrl, me):
             continue
-        stab = board.stability_for(state, c, BLOC_OF[ctx.executor])
-        if step.stability is not None and stab != step.stability:
-            continue
-        if step.stability_max is not None and stab > step.stability_max:
-            continue
-        if step.types and t.countries[c].type not in step.types:
+        if check_stability:
+            stab = board.stability_for(state, c, my_bloc)
+            if stability is not None and stab != stability:
+                continue
+            if stability_max is not None and stab > stability_max:
+                continue
+        if types and countries[c].type not in types:
             continue
         if step.exclude_rival_orbit:
             owner = board.orbit_owner(state, c)
-            if owner >= 0 and BLOC_OF[owner] != BLOC_OF[ctx.executor]:
+            if owner >= 0 and BLOC_OF[owner] != my_bloc:
                 continue
-        if not _fits(state, ctx, step, c, ctrl):
+        if fits is not None and not fits(c, ctrl):
             continue
-        if who is not None:
-            if not (step.grant_access or board.has_access(state, who, t.country_region[c])):
-                continue
-            if board.blocked(state, who, c, by_ops=False):
-                continue
+        if not access >> region[c] & 1:
+            continue
+        if blocker >= 0 and board.blocked(state, blocker, c, by_ops=False):
+            continue
         out.append(c)
     return out
 
 
-def _fits(state: NcwState, ctx: Ctx, step: Target, c: int, ctrl: int) -> bool:
-    """Whether the step would change anything in c."""
-    if isinstance(step, (Control, Pos)):
-        return ctrl != _one(ctx, step.who)
-    if isinstance(step, Coup):
-        who = _one(ctx, step.who)
-        return ctrl >= 0 and ctrl != who
-    if isinstance(step, Uncontrol):
-        return ctrl >= 0
-    if isinstance(step, Destabilize):
-        bloc = _bloc(ctx, step.bloc)
+_FitTest = Callable[[int, int], bool]
+"""Whether a step would change anything in country c with controller ctrl."""
+
+
+def _fits_who(state: NcwState, ctx: Ctx, step: Control | Pos) -> _FitTest:
+    who = _one(ctx, step.who)
+    return lambda c, ctrl: ctrl != who
+
+
+def _fits_coup(state: NcwState, ctx: Ctx, step: Coup) -> _FitTest:
+    who = _one(ctx, step.who)
+    return lambda c, ctrl: ctrl >= 0 and ctrl != who
+
+
+def _fits_uncontrol(state: NcwState, ctx: Ctx, step: Uncontrol) -> _FitTest:
+    return lambda c, ctrl: ctrl >= 0
+
+
+def _fits_destabilize(state: NcwState, ctx: Ctx, step: Destabilize) -> _FitTest:
+    bloc = _bloc(ctx, step.bloc)
+    token, perm = state.token, state.perm_destab
+
+    def fits(c: int, ctrl: int) -> bool:
         if ctrl >= 0 and BLOC_OF[ctrl] == bloc:
             return False
-        if bloc == BLUE and state.perm_destab.get(c, -1) == RED:
+        if bloc == BLUE and perm.get(c, -1) == RED:
             return False
-        return state.token[c] != bloc + 1
-    if isinstance(step, Stabilize):
-        bloc = _bloc(ctx, step.bloc)
-        if ctrl < 0 or BLOC_OF[ctrl] != bloc or state.token[c] == bloc + 1:
+        return token[c] != bloc + 1
+
+    return fits
+
+
+def _fits_stabilize(state: NcwState, ctx: Ctx, step: Stabilize) -> _FitTest:
+    bloc = _bloc(ctx, step.bloc)
+    token, perm = state.token, state.perm_destab
+
+    def fits(c: int, ctrl: int) -> bool:
+        if ctrl < 0 or BLOC_OF[ctrl] != bloc or token[c] == bloc + 1:
             return False
-        return not (bloc == BLUE and state.perm_destab.get(c, -1) == RED)
-    if isinstance(step, ClearTokens):
-        return state.token[c] != 0
-    return True
+        return not (bloc == BLUE and perm.get(c, -1) == RED)
+
+    return fits
+
+
+def _fits_clear(state: NcwState, ctx: Ctx, step: ClearTokens) -> _FitTest:
+    token = state.token
+    return lambda c, ctrl: token[c] != 0
+
+
+def _fits_always(state: NcwState, ctx: Ctx, step: Target) -> None:
+    return None
+
+
+_FIT_TESTS: dict[type, Callable[[NcwState, Ctx, Any], _FitTest | None]] = {
+    Control: _fits_who,
+    Pos: _fits_who,
+    Coup: _fits_coup,
+    Uncontrol: _fits_uncontrol,
+    Destabilize: _fits_destabilize,
+    Stabilize: _fits_stabilize,
+    ClearTokens: _fits_clear,
+    CountryVp: _fits_always,
+}
+"""Each targeted step type's `_FitTest` for one state and context (None: always fits)."""
+
+
+def _fits(state: NcwState, ctx: Ctx, step: Target, c: int, ctrl: int) -> bool:
+    """Whether the step would change anything in c."""
+    test = _FIT_TESTS[type(step)](state, ctx, step)
+    return test is None or test(c, ctrl)
 
 
 def _apply_to_country(state: NcwState, ctx: Ctx, step: Target, c: int) -> None:
@@ -498,32 +578,56 @@ def _apply_to_country(state: NcwState, ctx: Ctx, step: Target, c: int) -> None:
             board.grant_access(state, beneficiary, region)
             if not board.has_access(state, beneficiary, region):
                 return
+    _APPLIERS[type(step)](state, ctx, step, c)
+
+
+def _apply_control(state: NcwState, ctx: Ctx, step: Control | Coup, c: int) -> None:
+    board.set_control(state, c, _one(ctx, step.who))
+
+
+def _apply_pos(state: NcwState, ctx: Ctx, step: Pos, c: int) -> None:
+    who = _one(ctx, step.who)
+    for _ in range(step.n):
+        ctrl = state.control[c]
+        if ctrl == who:
+            break
+        board.set_control(state, c, who if ctrl < 0 else NOBODY)
+
+
+def _apply_uncontrol(state: NcwState, ctx: Ctx, step: Uncontrol, c: int) -> None:
+    board.set_control(state, c, NOBODY)
+
+
+def _apply_token(state: NcwState, ctx: Ctx, step: Destabilize | Stabilize, c: int) -> None:
+    if _fits(state, ctx, step, c, state.control[c]):
+        board.place_token(state, c, _bloc(ctx, step.bloc))
+
+
+def _apply_clear(state: NcwState, ctx: Ctx, step: ClearTokens, c: int) -> None:
+    board.remove_token(state, c)
+
+
+def _apply_country_vp(state: NcwState, ctx: Ctx, step: CountryVp, c: int) -> None:
     ctrl = state.control[c]
-    if isinstance(step, Control):
-        board.set_control(state, c, _one(ctx, step.who))
-    elif isinstance(step, Pos):
-        who = _one(ctx, step.who)
-        for _ in range(step.n):
-            ctrl = state.control[c]
-            if ctrl == who:
-                break
-            board.set_control(state, c, who if ctrl < 0 else NOBODY)
-    elif isinstance(step, Coup):
-        board.set_control(state, c, _one(ctx, step.who))
-    elif isinstance(step, Uncontrol):
-        board.set_control(state, c, NOBODY)
-    elif isinstance(step, (Destabilize, Stabilize)):
-        if _fits(state, ctx, step, c, ctrl):
-            board.place_token(state, c, _bloc(ctx, step.bloc))
-    elif isinstance(step, ClearTokens):
-        board.remove_token(state, c)
-    elif isinstance(step, CountryVp):
-        if ctrl >= 0:
-            board.change_vp(state, ctrl, step.delta)
-        else:
-            state.country_vp_mod = replaced(
-                state.country_vp_mod, c, state.country_vp_mod[c] + step.delta
-            )
+    if ctrl >= 0:
+        board.change_vp(state, ctrl, step.delta)
+    else:
+        state.country_vp_mod = replaced(
+            state.country_vp_mod, c, state.country_vp_mod[c] + step.delta
+        )
+
+
+_APPLIERS: dict[type, Callable[[NcwState, Ctx, Any, int], None]] = {
+    Control: _apply_control,
+    Pos: _apply_pos,
+    Coup: _apply_control,
+    Uncontrol: _apply_uncontrol,
+    Destabilize: _apply_token,
+    Stabilize: _apply_token,
+    ClearTokens: _apply_clear,
+    CountryVp: _apply_country_vp,
+}
+"""Each targeted step type's change to one country."""
 
 
 # ---------------------------------------------------------------- untargeted primitives
