@@ -24,6 +24,11 @@ class CountryFacts:
     vp: int
     orbit: str | None = None
     stability: Mapping[str, int] = field(default_factory=dict)
+    _lower: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # the lower rating, computed once (`rating` falls back on it for every missing bloc)
+        object.__setattr__(self, "_lower", min(self.stability.values(), default=1))
 
     @property
     def kind(self) -> str:
@@ -32,12 +37,12 @@ class CountryFacts:
 
     def rating(self, bloc: str) -> int:
         """The stability this bloc pays (ORBIT countries have one rating per bloc)."""
-        return self.stability.get(bloc, min(self.stability.values(), default=1))
+        return self.stability.get(bloc, self._lower)
 
     @property
     def lower(self) -> int:
         """The lower of the two ratings."""
-        return min(self.stability.values(), default=1)
+        return self._lower
 
 
 @dataclass(frozen=True, slots=True)
