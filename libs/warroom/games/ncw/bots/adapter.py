@@ -6,6 +6,7 @@ rules' bot seats and the `ncw-official` chooser working from a seat's view.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from functools import cache, lru_cache
 from itertools import compress
@@ -273,6 +274,40 @@ def _named(values: list[int], kind: str) -> dict[str, str]:
     return out
 
 
+def _per_power(values: list[int]) -> dict[str, int]:
+    """A per-power list of the state as a mapping by power name (a dict display: cheaper than
+    `dict(zip(...))` for the four powers)."""
+    if len(values) != 4:
+        return dict(zip(POWERS, values, strict=False))
+    return {_US: values[0], _EU: values[1], _CHINA: values[2], _RUSSIA: values[3]}
+
+
+_US, _EU, _CHINA, _RUSSIA = POWERS
+
+_BOARD_FIELDS = (
+    "facts", "control", "tokens", "vp", "prestige", "media", "media_reserve", "op_reserve",
+    "coups_left", "turn", "round", "access", "bots", "attacks", "region_modifiers",
+    "region_min", "perm_destab", "blocked", "memo",
+)  # fmt: skip
+"""`Board`'s fields in their order (the order of `_board`'s values)."""
+if tuple(f.name for f in dataclasses.fields(Board)) != _BOARD_FIELDS:
+    raise RuntimeError("Board's fields changed: update adapter._BOARD_FIELDS and board_of")
+
+_BOARD_SLOTS: tuple[Callable[[Board, object], None], ...] = tuple(
+    getattr(Board, name).__set__ for name in _BOARD_FIELDS
+)
+"""The setters of `Board`'s slots, in field order (what `_board` fills)."""
+
+
+def _board(*values: object) -> Board:
+    """A `Board` of every field's value in field order, built through its slots: the frozen
+    dataclass's `__init__` sets each field through `object.__setattr__`, twice as dear."""
+    board: Board = object.__new__(Board)
+    for setter, value in zip(_BOARD_SLOTS, values, strict=True):
+        setter(board, value)
+    return board
+
+
 def board_of(state: NcwState, viewer: int | None = None) -> Board:
     """The public position of a state.
 
@@ -280,32 +315,30 @@ def board_of(state: NcwState, viewer: int | None = None) -> Board:
     (access, region modifiers, bots, attack markers) come from caches keyed by their source.
     """
     overrides = tuple(state.orbit_override.items())
-    facts = _facts_with(overrides) if overrides else _facts_map()
     n = names()
     control = state.control
     modifiers = _modifiers(tuple(state.region_vp_mod), tuple(state.region_vp_mod_perm))
-    token = state.token
     perm = {n[i]: BLOCS[b] for i, b in state.perm_destab.items()} if state.perm_destab else {}
-    return Board(
-        facts=facts,
-        control=_named(control, "control"),
-        tokens=_named(token, "token"),
-        vp=dict(zip(POWERS, state.vp, strict=False)),
-        prestige=dict(zip(POWERS, state.prestige, strict=False)),
-        media=state.media,
-        media_reserve=dict(zip(POWERS, state.media_box, strict=False)),
-        op_reserve=dict(zip(POWERS, state.op_reserve, strict=False)),
-        coups_left=dict(zip(POWERS, state.coups_left, strict=False)),
-        turn=state.turn,
-        round=state.round + 1,
-        access=dict(zip(POWERS, map(_access_regions, state.access), strict=False)),
-        bots=_bots_of(state.bots),
-        attacks=attacks_of(state),
-        region_modifiers=modifiers,
-        region_min=_region_min(),
-        perm_destab=perm,
-        blocked=_blocked(state),
-        memo=_stats_memo(control, _region_stats(overrides), modifiers),
+    return _board(
+        _facts_with(overrides) if overrides else _facts_map(),  # facts
+        _named(control, "control"),
+        _named(state.token, "token"),  # tokens
+        _per_power(state.vp),
+        _per_power(state.prestige),
+        state.media,
+        _per_power(state.media_box),  # media_reserve
+        _per_power(state.op_reserve),
+        _per_power(state.coups_left),
+        state.turn,
+        state.round + 1,  # round
+        dict(zip(POWERS, map(_access_regions, state.access), strict=False)),  # access
+        _bots_of(state.bots),
+        attacks_of(state),
+        modifiers,  # region_modifiers
+        _region_min(),
+        perm,  # perm_destab
+        _blocked(state),
+        _stats_memo(control, _region_stats(overrides), modifiers),  # memo
     )
 
 

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from warroom.engine.errors import IllegalOptionError
 from warroom.engine.rng import Rng
 from warroom.games.ncw import flow
 from warroom.games.ncw import ops as O
+from warroom.games.ncw.bots.adapter import board_of, stats_board
+from warroom.games.ncw.bots.board import Board
 from warroom.games.ncw.bots.policy import choose_option
+from warroom.games.ncw.content import REGION_IDS
 from warroom.games.ncw.rules import NewColdWarRules
 from warroom.games.ncw.state import (
     BLUE,
     OPF_CONTROL_ONLY,
     OPF_NO_COUP,
     OPF_ONE_PER_REGION,
+    POWERS,
     RED,
     Block,
     Frame,
@@ -146,3 +152,21 @@ def test_shared_containers_are_never_written_in_place(variant: str) -> None:
             RULES.apply(state, seat, decision.options_for(seat)[-1].id)
         assert [RULES.encode_bytes(s) for s in states] == reached
         assert states[-1].over
+
+
+def test_board_of_and_stats_board_read_the_state_as_the_constructor_would() -> None:
+    """`board_of` fills `Board`'s slots directly and `stats_board` only the region statistics:
+    both give the fields and statistics of a `Board` built field by field from the state."""
+    for state in _played_states(4, "4p", True)[::25]:
+        board = board_of(state)
+        rebuilt = Board(**{f.name: getattr(board, f.name) for f in dataclasses.fields(Board)})
+        assert board == rebuilt
+        assert board.vp == dict(zip(POWERS, state.vp, strict=True))
+        assert board.coups_left == dict(zip(POWERS, state.coups_left, strict=True))
+        assert (board.turn, board.round, board.media) == (state.turn, state.round + 1, state.media)
+        stats = stats_board(state)
+        fresh = Board(board.facts, board.control, region_modifiers=board.region_modifiers)
+        for power in POWERS:
+            for region in REGION_IDS:
+                key = (power, region)
+                assert board.stats(*key) == stats.stats(*key) == fresh.stats(*key)
