@@ -170,3 +170,16 @@ def test_walking_playouts_take_victory_stars_in_movement_steps() -> None:
             assert SF.apply(state, seat, option).state.control[space] == seat
             return
     raise AssertionError("no walk into a Victory Star")
+
+
+def test_the_registered_policy_models_the_reply_for_both_sides_and_walks() -> None:
+    """The South Front policy the bots use has the tuned playouts on: the other side's
+    Action step by `card_reply` in both sides' searches (the playout asks it only for the
+    other seat), and walking movement steps."""
+    policy = policy_for(SF)
+    assert policy is not None and policy.reply is not None
+    assert policy.choose is qmg_sf.walking_choice
+    for side in (AXIS, ALLIES):
+        state = _card_choice(side)
+        ids = [o for o, _ in qmg_sf_turn.options(state)]
+        assert policy.reply(state, side, ids, 1 - side) == qmg_sf.card_reply(state, side, ids)
