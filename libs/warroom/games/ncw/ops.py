@@ -6,11 +6,12 @@ Costs and scoring follow rulebook sections 4.3.2 and 4.4; see docs/rulings.md fo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import chain
-from operator import getitem
+from operator import getitem, itemgetter
+from typing import cast
 
 from warroom.engine.model import Option
 from warroom.games.ncw import seam
@@ -361,8 +362,40 @@ def region_count(s: NcwState, p: int, r: int) -> int:
     return sum(1 for c in _static().region_countries[r] if control[c] == p)
 
 
+_Holders = Callable[[list[int]], tuple[int, ...]]
+
+
+@cache
+def _region_holders() -> tuple[_Holders, ...]:
+    """Per region, the getter of its countries' controllers from `NcwState.control`."""
+    out: list[_Holders] = []
+    for countries in _static().region_countries:
+        assert len(countries) > 1, "itemgetter of one country returns no tuple"
+        out.append(cast(_Holders, itemgetter(*countries)))
+    return tuple(out)
+
+
 def region_controller(s: NcwState, r: int) -> int:
-    """The power controlling region r (2.1.2.1), or -1."""
+    """The power controlling region r (2.1.2.1), or -1.
+
+    The region's controllers read in C (`itemgetter`, `tuple.count`); its VPs only counted
+    when some power holds the minimum of countries.
+    """
+    holders = _region_holders()[r](s.control)
+    need = T().region_min[r]
+    vps: list[int] | None = None
+    for p in _static().rewarded[r]:
+        if holders.count(p) < need:
+            continue
+        if vps is None:
+            vps = region_vps(s, r)
+        if vps[p] > max(vps[:p] + vps[p + 1 :]):
+            return p
+    return NOBODY
+
+
+def reference_region_controller(s: NcwState, r: int) -> int:
+    """`region_controller` country by country (a test oracle)."""
     st = _static()
     control = s.control
     counts = [0, 0, 0, 0]

@@ -170,3 +170,12 @@ def test_board_of_and_stats_board_read_the_state_as_the_constructor_would() -> N
             for region in REGION_IDS:
                 key = (power, region)
                 assert board.stats(*key) == stats.stats(*key) == fresh.stats(*key)
+
+
+def test_region_controller_matches_the_country_by_country_one() -> None:
+    """`region_controller` (counts in C, VPs only when needed) answers as the loop over the
+    region's countries, on every state of random and bot games."""
+    for seed, bots in ((5, False), (6, True)):
+        for state in _played_states(seed, "4p", bots):
+            for r in range(len(REGION_IDS)):
+                assert O.region_controller(state, r) == O.reference_region_controller(state, r)
