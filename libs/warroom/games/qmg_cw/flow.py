@@ -195,10 +195,12 @@ def draw(state: CwState, seat: int, count: int, ctx: Ctx) -> int:
     """Draw up to `count` cards from the top of a seat's deck; returns how many."""
     player = state.seats[seat]
     n = min(count, len(player.deck))
-    if n:
-        player.hand.extend(player.deck[:n])
-        del player.deck[:n]
-        ctx.irreversible = True
+    if n <= 0:
+        # "If you have more than 7 cards, you do not need to discard" - nor draw
+        return 0
+    player.hand.extend(player.deck[:n])
+    del player.deck[:n]
+    ctx.irreversible = True
     return n
 
 
