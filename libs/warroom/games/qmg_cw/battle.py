@@ -22,6 +22,7 @@ from warroom.games.qmg_cw.flow import (
     decision,
     pop,
     push,
+    seat_done,
     update_top,
 )
 from warroom.games.qmg_cw.state import (
@@ -111,9 +112,10 @@ def _defend_options(state: CwState, frame: Frame) -> Options:
 @chooser("defend")
 def _defend_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
     if option == "pass":
-        pop(state)
-        remove_piece(state, frame.piece, ctx)
-        update_top(state, pc=2)
+        # a teammate's pass is its own: the piece goes once every seat of the Bloc passed
+        if seat_done(state, frame, seat):
+            update_top(state, pc=2)
+            remove_piece(state, frame.piece, ctx)
         return
     if option.startswith("use:"):
         use_card(state, seat, int(option[4:]), ctx)
@@ -121,6 +123,7 @@ def _defend_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ct
     af = int(option[3:])
     ctx.log(f"Air Defense: the {piece_label(af)} is lost instead")
     state.remove_piece(af)
+    update_top(state, mask=state.bloc_mask(frame.bloc))
     attacker = state.stack[-2].bloc
     push(
         state, Frame("intercept", bloc=attacker, mask=state.bloc_mask(attacker), piece=frame.piece)
@@ -151,12 +154,14 @@ def _intercept_options(state: CwState, frame: Frame) -> Options:
 
 @chooser("intercept")
 def _intercept_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
-    pop(state)
     if option == "pass":
-        pop(state)
-        update_top(state, pc=3)
-        ctx.log("the battle fails")
+        # "Either teammate on a Bloc may decide to use an Air Force in a battle"
+        if seat_done(state, frame, seat):
+            pop(state)
+            update_top(state, pc=3)
+            ctx.log("the battle fails")
         return
+    pop(state)
     af = int(option[3:])
     ctx.log(f"Interceptor: the {piece_label(af)} is removed")
     state.remove_piece(af)

@@ -431,7 +431,13 @@ def _supply_options(state: CwState, frame: Frame) -> Options:
 @chooser("supply")
 def _supply_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
     if option == "done":
-        _supply_removals(state, frame, ctx)
+        # the Supply step is joint: a teammate's "done" is its own, so the other may still
+        # pay Organic Supply ("Either teammate on a Bloc can discard a card for Organic Supply")
+        mask = frame.mask & ~(1 << seat)
+        if mask:
+            update_top(state, mask=mask)
+        else:
+            _supply_removals(state, frame, ctx)
     else:
         do_organic(state, seat, int(option[8:]), ctx)
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from warroom.games.qmg_cw.state import NA
+from warroom.games.qmg_cw.effects import card
+from warroom.games.qmg_cw.state import NA, SOV, WEST, CwState
 
-from .helpers import act, give, kind, options, scenario
+from .helpers import act, cid, give, kind, options, pass_reactions, pc, scenario
 
 
 def test_draw_step_with_more_than_seven_cards_draws_nothing() -> None:
@@ -22,3 +23,91 @@ def test_draw_step_with_more_than_seven_cards_draws_nothing() -> None:
     assert len(state.seats[mine].hand) == 8
     assert len(state.seats[mine].deck) == deck
     assert len(state.seats[mate].hand) == 7
+
+
+SOVIET_CHAIN = [
+    ("moscow", "soviet", "army"),
+    ("white_russia", "soviet", "army"),
+    ("east_europe", "soviet", "army"),
+]
+
+
+def _soviet_battle_in_germany(pieces: list[tuple[str, str, str]]) -> tuple[CwState, int]:
+    """6 players: a Soviet teammate plays a Land Battle card against the Western Army in
+    Germany; returns the position at the defence and the Soviet seat that played."""
+    state = scenario("6p", pieces=[*SOVIET_CHAIN, *pieces], active=SOV, step="action")
+    seat = state.bloc_seats(SOV)[0]
+    battle = next(c for c in state.seats[seat].deck if card(c).type == "land_battle")
+    give(state, seat, "hand", [battle])
+    state = act(state, seat, f"play:{battle}")
+    return act(state, seat, f"x:{pc('germany', 'western', 'army')}"), seat
+
+
+def test_a_teammates_pass_does_not_forfeit_the_others_reaction_to_a_battle() -> None:
+    """ "Status, WMD, and Espionage cards are used at the discretion of the player of the
+    card": the Western teammate without Berlin Airlift lets the Army go, and the teammate
+    holding it may still save the Army (6 players)."""
+    airlift = cid("Berlin Airlift")
+    state = scenario("6p")
+    owner = next(s for s in state.bloc_seats(WEST) if airlift in state.seats[s].deck)
+    mate = next(s for s in state.bloc_seats(WEST) if s != owner)
+    pieces = [("germany", "soviet", "army"), ("germany", "western", "army")]
+    state, _ = _soviet_battle_in_germany(pieces)
+    give(state, owner, "espionage", [airlift])
+    assert kind(state) == "defend"
+    state = act(state, mate, "pass")
+    west = pc("germany", "western", "army")
+    assert west in state.pieces
+    assert kind(state) == "defend" and f"use:{airlift}" in options(state, owner)
+    state = act(state, owner, f"use:{airlift}")
+    state = pass_reactions(state)
+    assert west in state.pieces
+
+
+def test_a_teammates_pass_does_not_forfeit_the_others_interceptor() -> None:
+    """ "Either teammate on a Bloc may decide to use an Air Force in a battle": one Soviet
+    teammate declines to intercept the Air Defense, the other intercepts and the Western
+    Army is removed (6 players)."""
+    pieces = [
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("france", "western", "army"),
+        ("france", "western", "air"),
+        ("baltic_sea", "soviet", "navy"),
+        ("baltic_sea", "soviet", "air"),
+    ]
+    state, seat = _soviet_battle_in_germany(pieces)
+    mate = next(s for s in state.bloc_seats(SOV) if s != seat)
+    west = pc("germany", "western", "army")
+    state = act(state, state.bloc_seats(WEST)[0], f"ad:{pc('france', 'western', 'air')}")
+    assert kind(state) == "intercept"
+    state = act(state, mate, "pass")
+    assert kind(state) == "intercept"
+    state = act(state, seat, f"ic:{pc('baltic_sea', 'soviet', 'air')}")
+    assert kind(state) == "defend"
+    for s in state.bloc_seats(WEST):
+        state = act(state, s, "pass")
+    assert west not in state.pieces
+
+
+def test_a_teammates_done_in_the_supply_step_leaves_organic_supply_to_the_other() -> None:
+    """ "Either teammate on a Bloc can discard a card for Organic Supply (see Organic Supply,
+    page 14) for any piece of that Bloc" and the Supply step is taken jointly: one Soviet
+    teammate is done, the other still pays for the Army in Korea, which stays (6 players)."""
+    state = scenario(
+        "6p",
+        pieces=[("moscow", "soviet", "army"), ("korea", "soviet", "army")],
+        active=SOV,
+        step="supply",
+    )
+    first, second = state.bloc_seats(SOV)
+    for seat in (first, second):
+        give(state, seat, "hand", state.seats[seat].deck[:2])
+    korea = pc("korea", "soviet", "army")
+    state = act(state, first, "done")
+    assert kind(state) == "supply" and korea in state.pieces
+    state = act(state, second, f"organic:{korea}")
+    state = act(state, second, f"d:{state.seats[second].hand[0]}")
+    if kind(state) == "supply":
+        state = act(state, second, "done")
+    assert korea in state.pieces
