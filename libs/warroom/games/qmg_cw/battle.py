@@ -64,20 +64,37 @@ def _strike(state: CwState, frame: Frame, ctx: Ctx) -> None:
         )
 
 
+def covers(state: CwState, cid: int, victim: int) -> bool:
+    """Whether an "about to be removed" card's trigger names this piece."""
+    rule = card(cid).trigger
+    if rule.get("piece") == "army" and piece_kind(victim) != 0:
+        return False
+    if "near" in rule:
+        near = tables().space(rule["near"])
+        spaces = board.within(state, near, int(rule.get("range", 0)), piece_bloc(victim))
+        if piece_space(victim) not in spaces:
+            return False
+    return True
+
+
 def protections(state: CwState, seat: int, victim: int) -> list[int]:
     """A seat's prepared cards that keep this piece from being removed."""
-    out = []
-    for cid in usable(state, seat, ("about_to_be_removed",)):
-        rule = card(cid).trigger
-        if rule.get("piece") == "army" and piece_kind(victim) != 0:
-            continue
-        if "near" in rule:
-            near = tables().space(rule["near"])
-            spaces = board.within(state, near, int(rule.get("range", 0)), piece_bloc(victim))
-            if piece_space(victim) not in spaces:
-                continue
-        out.append(cid)
-    return out
+    return [
+        cid for cid in usable(state, seat, ("about_to_be_removed",)) if covers(state, cid, victim)
+    ]
+
+
+def may_be_protected(state: CwState, victim: int) -> bool:
+    """Whether the owner is to be asked before the piece goes: it holds a face-down card, and
+    a card of its Bloc of that timing names the piece (public facts only, so that asking
+    reveals nothing about which Espionage card is held)."""
+    bloc = piece_bloc(victim)
+    if not any(state.seats[s].espionage or state.seats[s].prepared for s in state.bloc_seats(bloc)):
+        return False
+    return any(
+        c.bloc == bloc and c.when == "about_to_be_removed" and covers(state, c.id, victim)
+        for c in tables().cards
+    )
 
 
 def air_defenders(state: CwState, frame: Frame) -> list[int]:

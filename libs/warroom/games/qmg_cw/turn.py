@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from warroom.games.qmg_cw import board
 from warroom.games.qmg_cw.anytime import do_organic, organic_options, out_of_supply
+from warroom.games.qmg_cw.battle import may_be_protected
 from warroom.games.qmg_cw.content import KINDS, tables
 from warroom.games.qmg_cw.effects import (
     card,
@@ -405,7 +406,14 @@ def _supply_removals(state: CwState, frame: Frame, ctx: Ctx) -> None:
     pop(state)
     push(state, Frame("supply_air", bloc=frame.bloc))
     for p in out_of_supply(state, frame.bloc):
-        if piece_nat(p) != NATIONALIST:
+        if piece_nat(p) == NATIONALIST:
+            continue
+        if may_be_protected(state, p):
+            # "Use when a Western Army in or adjacent to Germany is about to be removed"
+            # (Berlin Airlift): any removal, the Supply step's too; no Air Defense here
+            ctx.log(f"out of supply: the {piece_label(p)} is about to be removed")
+            push(state, Frame("strike", bloc=frame.bloc, target=frame.bloc, piece=p, tag="supply"))
+        else:
             ctx.log(f"out of supply: the {piece_label(p)} is removed")
             remove_piece(state, p, ctx)
 

@@ -111,3 +111,34 @@ def test_a_teammates_done_in_the_supply_step_leaves_organic_supply_to_the_other(
     if kind(state) == "supply":
         state = act(state, second, "done")
     assert korea in state.pieces
+
+
+def test_berlin_airlift_saves_an_army_from_the_supply_step() -> None:
+    """Berlin Airlift: "Use when a Western Army in or adjacent to Germany is about to be
+    removed. This Army is not removed." The Supply step removes pieces too: the Western
+    Army in East Europe, out of supply, stays when the West uses the card (3 players)."""
+    airlift = cid("Berlin Airlift")
+    state = scenario(pieces=[("east_europe", "western", "army")], active=WEST, step="supply")
+    give(state, 1, "espionage", [airlift])
+    give(state, 1, "hand", state.seats[1].deck[:1])
+    army = pc("east_europe", "western", "army")
+    state = act(state, 1, "done")
+    assert kind(state) == "defend" and options(state, 1) == [f"use:{airlift}", "pass"]
+    state = act(state, 1, f"use:{airlift}")
+    state = pass_reactions(state)
+    assert army in state.pieces
+    assert airlift in state.seats[1].discard_up
+
+
+def test_supply_step_asks_before_removing_only_where_a_card_could_apply() -> None:
+    """An out-of-supply Western Army far from Germany goes at once; one next to Germany is
+    "about to be removed" and the West (holding a face-down card) may react or let it go."""
+    pieces = [("east_europe", "western", "army"), ("korea", "western", "army")]
+    state = scenario(pieces=pieces, active=WEST, step="supply")
+    give(state, 1, "espionage", [cid("Kennan Telegram")])
+    give(state, 1, "hand", state.seats[1].deck[:1])
+    state = act(state, 1, "done")
+    assert pc("korea", "western", "army") not in state.pieces
+    assert kind(state) == "defend" and options(state, 1) == ["pass"]
+    state = act(state, 1, "pass")
+    assert pc("east_europe", "western", "army") not in state.pieces
