@@ -1,0 +1,45 @@
+"""Rulebook audit: card text against its effect, and rule edges found in the audit."""
+
+from __future__ import annotations
+
+from warroom.games.qmg_sf import effects
+from warroom.games.qmg_sf.state import ALLIES
+from warroom.games.qmg_sf.tests.helpers import act, blank, hand, ids, kind_of, put
+
+
+def test_taranto_raid_needs_a_uk_carrier_on_the_board() -> None:
+    """Taranto Raid: "If the Allies have a UK carrier on the board: Eliminate a Pact fleet in
+    Tyrrhenian Sea or Ionian Sea." ("If a card specifies prerequisites or conditions that are
+    not satisfied, you cannot play that card.")"""
+    s = blank(phase="action", active=ALLIES)
+    put(s, "Pact", "fleet", "ionian")
+    assert not effects.playable(s, ALLIES, 14)
+    put(s, "UK", "carrier", "south_atlantic")
+    assert effects.playable(s, ALLIES, 14)
+
+
+def test_deploy_an_infantry_and_a_tank_deploys_both() -> None:
+    """Eighth Army: "Deploy a UK infantry and a UK tank in or adjacent to Egypt." Both are
+    deployed: the infantry cannot be skipped while one can be placed ("and", unlike Rock of
+    Gibraltar's "and/or"); only a shortage of pieces allows deploying fewer."""
+    s = blank(phase="action", active=ALLIES)
+    put(s, "UK", "fleet", "red_sea")
+    hand(s, ALLIES, 15)
+    s = act(s, "play15")
+    assert kind_of(s) == "fx_place" and "skip" not in ids(s)
+    s = act(s, ids(s)[0])
+    assert kind_of(s) == "fx_place" and "skip" not in ids(s)
+
+
+def test_deploy_and_with_no_piece_available_may_deploy_fewer() -> None:
+    """ "If a card allows you to deploy more pieces than you have available, you may deploy
+    fewer pieces, or remove one or more pieces from the board to make them available"."""
+    s = blank(phase="action", active=ALLIES)
+    put(s, "UK", "fleet", "red_sea")
+    infantry = [put(s, "UK", "infantry", "arabia") for _ in range(3)]
+    hand(s, ALLIES, 15)
+    s = act(s, "play15")
+    assert kind_of(s) == "fx_place"
+    assert {"skip", *(f"free{p}" for p in infantry)} <= set(ids(s))
+    s = act(s, "skip")
+    assert kind_of(s) == "fx_place" and "skip" not in ids(s)
