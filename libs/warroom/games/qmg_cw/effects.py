@@ -952,6 +952,10 @@ def _orphan_options(state: CwState, frame: Frame) -> Options:
 
 @chooser("orphan")
 def _orphan_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if option == "elim" and frame.mask & ~(1 << seat):
+        # a teammate's "eliminate" is its own: the other may still pay to relocate
+        update_top(state, mask=frame.mask & ~(1 << seat))
+        return
     pop(state)
     state.remove_piece(frame.piece)
     if option == "elim":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from warroom.games.qmg_cw.effects import card
 from warroom.games.qmg_cw.state import NA, SOV, WEST, CwState
 
-from .helpers import act, cid, give, kind, options, pass_reactions, pc, scenario
+from .helpers import act, cid, give, kind, options, pass_reactions, pc, scenario, sp
 
 
 def test_draw_step_with_more_than_seven_cards_draws_nothing() -> None:
@@ -142,3 +142,28 @@ def test_supply_step_asks_before_removing_only_where_a_card_could_apply() -> Non
     assert kind(state) == "defend" and options(state, 1) == ["pass"]
     state = act(state, 1, "pass")
     assert pc("east_europe", "western", "army") not in state.pieces
+
+
+def test_a_teammates_eliminate_leaves_the_orphan_air_force_relocation_to_the_other() -> None:
+    """ "If your Air Force ever finds itself in a space without an Army or Navy of the same
+    nationality, you have a choice: either eliminate your Air Force, or discard a card from
+    hand to relocate it": one Western teammate chooses to eliminate it, the other still pays
+    a card and relocates it to France (6 players)."""
+    pieces = [
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("germany", "western", "air"),
+        ("france", "western", "army"),
+    ]
+    state, _ = _soviet_battle_in_germany(pieces)
+    first, second = state.bloc_seats(WEST)
+    give(state, second, "hand", state.seats[second].deck[:1])
+    for seat in (first, second):
+        state = act(state, seat, "pass")
+    assert kind(state) == "orphan"
+    state = act(state, first, "elim")
+    assert kind(state) == "orphan"
+    state = act(state, second, f"reloc:{sp('france')}")
+    state = act(state, second, f"d:{state.seats[second].hand[0]}")
+    assert pc("france", "western", "air") in state.pieces
+    assert pc("germany", "western", "air") not in state.pieces
