@@ -282,7 +282,6 @@ def _elim_candidates(s: SfState, side: int, step: Step) -> list[int]:
         and side_of(p) == victim
         and faction(p) in facs
         and kind(p) in kinds
-        and not board.transported(s, p)
         and match(s, flt, at, side)
     ]
 

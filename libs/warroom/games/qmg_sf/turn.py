@@ -82,11 +82,12 @@ def move_options(s: SfState, side: int, mode: str) -> Options:
 
 
 def _removal_options(s: SfState) -> Options:
-    """'At any time during your turn you may remove any of your own pieces from the board.'"""
+    """'At any time during your turn you may remove any of your own pieces from the board':
+    a transported or carried piece on its own too (a fleet or carrier takes its cargo)."""
     return [
         (f"rm{p}", f"Remove {board.piece_name(p)} from the board")
         for p, at in enumerate(s.loc)
-        if at >= 0 and side_of(p) == s.active and s.on[p] < 0
+        if at >= 0 and side_of(p) == s.active
     ]
 
 

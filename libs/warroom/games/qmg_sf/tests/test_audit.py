@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from warroom.games.qmg_sf import effects
-from warroom.games.qmg_sf.state import ALLIES
-from warroom.games.qmg_sf.tests.helpers import act, blank, hand, ids, kind_of, put
+from warroom.games.qmg_sf.state import ALLIES, OFF
+from warroom.games.qmg_sf.tests.helpers import act, blank, hand, ids, kind_of, put, sp
 
 
 def test_taranto_raid_needs_a_uk_carrier_on_the_board() -> None:
@@ -43,3 +43,30 @@ def test_deploy_and_with_no_piece_available_may_deploy_fewer() -> None:
     assert {"skip", *(f"free{p}" for p in infantry)} <= set(ids(s))
     s = act(s, "skip")
     assert kind_of(s) == "fx_place" and "skip" not in ids(s)
+
+
+def test_a_transported_piece_may_be_removed_on_its_own() -> None:
+    """ "At any time during your turn you may remove any of your own pieces from the board":
+    a transported infantry or a carried airplane too, leaving its fleet or carrier."""
+    s = blank(phase="move1")
+    fleet = put(s, "Pact", "fleet", "gulf_of_sidra")
+    inf = put(s, "Pact", "infantry", "gulf_of_sidra", on=fleet)
+    carrier = put(s, "Pact", "carrier", "ionian")
+    plane = put(s, "Pact", "airplane", "ionian", on=carrier)
+    assert {f"rm{inf}", f"rm{plane}"} <= set(ids(s))
+    s = act(s, f"rm{inf}")
+    s = act(s, f"rm{plane}")
+    assert s.loc[inf] == OFF and s.loc[plane] == OFF
+    assert s.loc[fleet] == sp("gulf_of_sidra") and s.loc[carrier] == sp("ionian")
+
+
+def test_eliminate_may_take_a_transported_piece() -> None:
+    """Task Force Diverted: "Eliminate an Axis piece in either South Atlantic or Red Sea":
+    a German infantry aboard a Pact fleet in the Red Sea is an Axis piece there."""
+    s = blank(phase="action", active=ALLIES)
+    fleet = put(s, "Pact", "fleet", "red_sea")
+    inf = put(s, "Germany", "infantry", "red_sea", on=fleet)
+    s = act(s, "ct68")
+    assert kind_of(s) == "fx_elim" and {f"e{fleet}", f"e{inf}"} <= set(ids(s))
+    s = act(s, f"e{inf}")
+    assert s.loc[inf] == OFF and s.loc[fleet] == sp("red_sea")

@@ -436,13 +436,14 @@ def test_reach_with_lifted_piece_matches_removal() -> None:
 
 
 def test_remove_own_piece_during_turn() -> None:
-    """Own pieces may be removed during one's turn (a fleet takes its cargo along)."""
+    """Own pieces may be removed during one's turn (a fleet takes its cargo along; a carried
+    piece may also be removed on its own, see test_audit)."""
     s = blank(phase="move1")
     fleet = put(s, "Pact", "fleet", "tyrrhenian")
     inf = put(s, "Pact", "infantry", "tyrrhenian", on=fleet)
     put(s, "Pact", "infantry", "rome")
     put(s, "UK", "infantry", "malta")
-    assert f"rm{inf}" not in ids(s)  # carried pieces go with their fleet
+    assert f"rm{inf}" in ids(s)  # "any of your own pieces", a transported one too
     assert not any(o == f"rm{p}" for o in ids(s) for p in pieces(s, "UK", "infantry", "malta"))
     s = act(s, f"rm{fleet}")
     assert s.loc[fleet] == -1 and s.loc[inf] == -1
