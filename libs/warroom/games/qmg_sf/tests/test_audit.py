@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from warroom.games.qmg_sf import effects
-from warroom.games.qmg_sf.state import ALLIES, OFF
+from warroom.games.qmg_sf.movement import destinations
+from warroom.games.qmg_sf.state import ALLIES, AXIS, OFF
 from warroom.games.qmg_sf.tests.helpers import act, blank, hand, ids, kind_of, put, sp
 
 
@@ -70,3 +71,38 @@ def test_eliminate_may_take_a_transported_piece() -> None:
     assert kind_of(s) == "fx_elim" and {f"e{fleet}", f"e{inf}"} <= set(ids(s))
     s = act(s, f"e{inf}")
     assert s.loc[inf] == OFF and s.loc[fleet] == sp("red_sea")
+
+
+def test_sea_combat_carrier_ranks_and_naval_combat() -> None:
+    """Sea ranks: the defender's carrier (rank below an airplane) may be answered by an
+    airplane or fleet, never by removing the attacking carrier ("A carrier cannot be removed
+    to continue an attack"); after a defending Naval Combat only the attacker's own Naval
+    Combat could continue ("Naval Combat has the highest sea combat rank")."""
+    s = blank(phase="action", active=ALLIES)
+    carrier = put(s, "UK", "carrier", "ionian")
+    plane = put(s, "UK", "airplane", "ionian", on=carrier)
+    fleet = put(s, "UK", "fleet", "ionian")
+    pact_carrier = put(s, "Pact", "carrier", "gulf_of_sidra")
+    put(s, "Pact", "fleet", "gulf_of_sidra")
+    hand(s, ALLIES, 7, 8)
+    hand(s, AXIS, 53)
+    s = act(act(act(s, "da"), "d7"), "d8")
+    s = act(s, f"a2-{sp('ionian')}-{sp('gulf_of_sidra')}")
+    s = act(s, f"rm{pact_carrier}")
+    assert sorted(ids(s)) == sorted(["stop", f"rm{plane}", f"rm{fleet}"])
+    s = act(s, f"rm{plane}")
+    s = act(s, "nc53")
+    assert ids(s) == ["stop"]
+
+
+def test_airplane_retreats_one_space_to_controlled_land_only() -> None:
+    """Retreat: "The retreating piece must move to a land space you currently control (it
+    cannot load onto a fleet)" and "An airplane may only retreat one space, and may not move
+    onto a carrier"."""
+    s = blank(phase="action")
+    plane = put(s, "UK", "airplane", "el_alamein")
+    inf = put(s, "UK", "infantry", "el_alamein")
+    put(s, "UK", "fleet", "eastern_med")
+    put(s, "UK", "carrier", "eastern_med")
+    assert destinations(s, plane, "retreat") == [(sp("egypt"), -1)]
+    assert destinations(s, inf, "retreat") == [(sp("egypt"), -1)]
