@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from warroom.games.qmg_cw import board
 from warroom.games.qmg_cw.effects import card
-from warroom.games.qmg_cw.state import NA, SOV, WEST, CwState
+from warroom.games.qmg_cw.state import ARMY, NA, NATIONALIST, SOV, WEST, CwState
 
 from .helpers import act, cid, give, kind, options, pass_reactions, pc, scenario, sp
 
@@ -167,3 +168,86 @@ def test_a_teammates_eliminate_leaves_the_orphan_air_force_relocation_to_the_oth
     state = act(state, second, f"d:{state.seats[second].hand[0]}")
     assert pc("france", "western", "air") in state.pieces
     assert pc("germany", "western", "air") not in state.pieces
+
+
+def test_out_of_supply_air_force_rebases_but_makes_no_air_strike() -> None:
+    """ "An out-of-supply Air Force cannot perform an air strike" and "An out-of-supply Air
+    Force may be rebased": the Western Air Force with the unsupplied Navy in the North
+    Atlantic (France contested) strikes nobody but may be rebased to Japan."""
+    pieces = [
+        ("north_atlantic", "western", "navy"),
+        ("north_atlantic", "western", "air"),
+        ("france", "western", "army"),
+        ("france", "soviet", "army"),
+        ("japan", "western", "army"),
+        ("spain", "soviet", "army"),
+    ]
+    state = scenario(pieces=pieces, active=WEST, step="air")
+    air_power = next(c for c in state.seats[1].deck if card(c).type == "air_power")
+    give(state, 1, "hand", [air_power, state.seats[1].deck[0]])
+    af = pc("north_atlantic", "western", "air")
+    assert not board.Supply(state).supplied(af)
+    assert f"rebase:{af}:{sp('japan')}" in options(state, 1)
+    state = act(state, 1, f"air:{air_power}")
+    assert not [o for o in options(state, 1) if o.startswith("st:")]
+
+
+def test_nationalist_army_is_never_recruited_on_a_printed_supply_symbol() -> None:
+    """A Nationalist piece "Can never be built or recruited in a space with a printed supply
+    symbol": a Nationalist Army is recruited in the Balkans but never in India or Italy."""
+    state = scenario(active=NA)
+    spaces = board.build_spaces(state, NATIONALIST, ARMY, [sp("india"), sp("italy")], True)
+    assert spaces == []
+    assert board.build_spaces(state, NATIONALIST, ARMY, [sp("balkans")], True) == [sp("balkans")]
+
+
+def test_air_defense_needs_no_supply_but_an_interceptor_does() -> None:
+    """ "an out-of-supply Air Force may use air defense" (on another Bloc's turn), while an
+    Interceptor is "one of your own supplied Air Forces in the same or an adjacent space":
+    the West defends Germany with its unsupplied Air Force in the North Atlantic; the Soviet
+    Air Force in the Baltic Sea may intercept, the unsupplied one in Italy may not."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("north_atlantic", "western", "navy"),
+        ("north_atlantic", "western", "air"),
+        ("baltic_sea", "soviet", "navy"),
+        ("baltic_sea", "soviet", "air"),
+        ("italy", "soviet", "army"),
+        ("italy", "western", "army"),
+        ("italy", "soviet", "air"),
+    ]
+    state = scenario(pieces=pieces, step="action")
+    supply = board.Supply(state)
+    assert not supply.supplied(pc("north_atlantic", "western", "air"))
+    assert not supply.supplied(pc("italy", "soviet", "air"))
+    battle = next(c for c in state.seats[0].deck if card(c).type == "land_battle")
+    give(state, 0, "hand", [battle])
+    state = act(state, 0, f"play:{battle}")
+    state = act(state, 0, f"x:{pc('germany', 'western', 'army')}")
+    defender = pc("north_atlantic", "western", "air")
+    assert options(state, 1) == [f"ad:{defender}", "pass"]
+    state = act(state, 1, f"ad:{defender}")
+    assert options(state, 0) == [f"ic:{pc('baltic_sea', 'soviet', 'air')}", "pass"]
+
+
+def test_an_air_force_is_recruited_only_with_a_supplied_army_or_navy() -> None:
+    """Recruit: "an Air Force must be recruited in the same space as a supplied Army or Navy
+    of the same nationality": NATO recruits no Air Force with the unsupplied Navy in the
+    North Atlantic, but may once an Army in Canada supplies that Navy."""
+    for canada, offered in ((False, False), (True, True)):
+        pieces = [("north_atlantic", "western", "navy"), ("united_kingdom", "soviet", "army")]
+        if canada:
+            pieces.append(("canada", "western", "army"))
+        state = scenario(pieces=pieces, active=WEST)
+        nato = cid("NATO")
+        give(state, 1, "prepared", [nato])
+        give(state, 1, "hand", state.seats[1].deck[:3])
+        state = act(state, 1, f"use:{nato}")
+        for c in list(state.seats[1].hand):
+            state = act(state, 1, f"d:{c}")
+        navy = pc("north_atlantic", "western", "navy")
+        assert board.Supply(state).supplied(navy) is offered
+        assert (f"p:2:{sp('north_atlantic')}" in options(state, 1)) is offered
+        assert f"p:0:{sp('spain')}" in options(state, 1)
