@@ -301,6 +301,8 @@ def feasible(s: SfState, side: int, card_id: int, step: Step) -> bool:
         return bool(_elim_candidates(s, side, step))
     if op == "move":
         return bool(_move_candidates(s, step, ()))
+    if op in ("activate", "declare_war"):
+        return s.minor[COUNTRIES.index(step["country"])] == NEUTRAL
     if op == "require":
         if "controls" in step:
             return s.control[tables().space(step["controls"])] == side

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from warroom.games.qmg_sf import effects
+from warroom.games.qmg_sf import board, effects
+from warroom.games.qmg_sf.content import COUNTRIES
 from warroom.games.qmg_sf.movement import destinations
 from warroom.games.qmg_sf.state import ALLIES, AXIS, OFF
 from warroom.games.qmg_sf.tests.helpers import act, blank, hand, ids, kind_of, put, sp
@@ -106,3 +107,14 @@ def test_airplane_retreats_one_space_to_controlled_land_only() -> None:
     put(s, "UK", "carrier", "eastern_med")
     assert destinations(s, plane, "retreat") == [(sp("egypt"), -1)]
     assert destinations(s, inf, "retreat") == [(sp("egypt"), -1)]
+
+
+def test_a_card_that_can_do_nothing_cannot_be_played() -> None:
+    """Ruling 12: "Activate Greece for the Allies, if possible; then you may deploy a UK
+    infantry in Athens or Crete" with Greece already on the Axis side and no deploy possible
+    does nothing: it cannot be played (it can once the deploy is possible)."""
+    s = blank(phase="action", active=ALLIES)
+    board.activate(s, COUNTRIES.index("Greece"), AXIS)
+    s.touch()
+    assert not effects.playable(s, ALLIES, 1)
+    assert effects.playable(s, ALLIES, 18)  # Anglo-Iraqi War: Iraq is still neutral
