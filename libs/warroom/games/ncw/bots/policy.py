@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache, lru_cache
-from operator import attrgetter
 
 from warroom.engine.model import Decision
 from warroom.games.ncw import content
@@ -53,7 +52,6 @@ from warroom.games.ncw.state import (
 )
 
 PASSIVE = ("done", "pass", "skip", "none", "no")
-_OPTION_ID = attrgetter("id")
 _VETO_OPTION = {VETO_1: "veto:1", VETO_2: "veto:2", VETO_3: "veto:3", VETO_EXTRA: "veto:extra"}
 """The veto option of each marker bit a bot may spend."""
 
@@ -314,7 +312,8 @@ def choose_option(
     `state` must be built from what the seat may see (a determinization of its view);
     it is left unchanged (the random card uses, but does not advance, its RNG).
     """
-    options = list(map(_OPTION_ID, decision.options_for(seat)))
+    # a list display, not map(attrgetter): 3.11 specializes the slot read (2x cheaper)
+    options = [o.id for o in decision.options_for(seat)]
     if "undo" in options:
         options = [o for o in options if o != "undo"]
     if not options:
