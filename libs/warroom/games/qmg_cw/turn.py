@@ -296,7 +296,7 @@ def _air_options(state: CwState, frame: Frame) -> Options:
                             f"Rebase the {piece_label(af)} to {space_name(dest)}",
                         )
                     )
-        opts += [(f"use:{c}", f"Use {card_name(c)}") for c in usable(state, seat, ("any_time",))]
+        opts += any_time_uses(state, seat)
         opts += organic_entry(state, seat, frame)
         opts.append(("pass", "Skip the Air step"))
         opts += remove_entry(state, seat, frame)
@@ -315,6 +315,11 @@ def rebase_spaces(state: CwState, af: int) -> list[int]:
     nat = piece_nat(af)
     here = af // 32
     return [s for s in board.build_spaces(without, nat, AIR, None, recruit=False) if s != here]
+
+
+def any_time_uses(state: CwState, seat: int) -> list[tuple[str, str]]:
+    """The seat's prepared "Use any time." cards (all face up), offered in every own step."""
+    return [(f"use:{c}", f"Use {card_name(c)}") for c in usable(state, seat, ("any_time",))]
 
 
 def _step_side_choice(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> bool:
@@ -383,7 +388,7 @@ def _action_options(state: CwState, frame: Frame) -> Options:
             for c in player.hand
             if card(c).type in ("status", "wmd")
         ]
-        opts += [(f"use:{c}", f"Use {card_name(c)}") for c in usable(state, seat, ("any_time",))]
+        opts += any_time_uses(state, seat)
         opts += organic_entry(state, seat, frame)
         opts.append(("pass", "Skip the Action step"))
         opts += remove_entry(state, seat, frame)
@@ -432,12 +437,19 @@ def _supply_options(state: CwState, frame: Frame) -> Options:
             for o in organic_options(state, seat, frame.bloc)
             if piece_nat(int(o[0][8:])) != NATIONALIST
         ]
-        out[seat] = [*opts, ("done", "Remove the out-of-supply pieces")]
+        out[seat] = [
+            *opts,
+            *any_time_uses(state, seat),
+            ("done", "Remove the out-of-supply pieces"),
+        ]
     return out
 
 
 @chooser("supply")
 def _supply_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if option.startswith("use:"):
+        use_card(state, seat, int(option[4:]), ctx)
+        return
     if option == "done":
         # the Supply step is joint: a teammate's "done" is its own, so the other may still
         # pay Organic Supply ("Either teammate on a Bloc can discard a card for Organic Supply")
@@ -469,11 +481,13 @@ def _discard_options(state: CwState, frame: Frame) -> Options:
     seats = seat_bits(frame.mask)
     for seat in seats:
         hand = state.seats[seat].hand
-        if not hand:
+        uses = any_time_uses(state, seat)
+        if not hand and not uses:
             continue
         opts = [(f"discard:{c}", f"Discard {card_name(c)}") for c in hand]
         if state.teamed(frame.bloc):
             opts += [(f"give:{c}", f"Give {card_name(c)} to your teammate") for c in hand]
+        opts += uses
         out[seat] = [*opts, ("pass", "Skip the Discard step"), *remove_entry(state, seat, frame)]
     return out
 
@@ -501,12 +515,14 @@ def _esp_options(state: CwState, frame: Frame) -> Options:
     out: Options = {}
     for seat in seat_bits(frame.mask):
         hand = state.seats[seat].hand
-        if len(hand) < 2:
+        uses = any_time_uses(state, seat)
+        if len(hand) < 2 and not uses:
             continue
         esp = [c for c in hand if card(c).type == "espionage"]
         opts = [
             (f"espdisc:{c}", f"Discard {card_name(c)}") for c in hand if any(e != c for e in esp)
         ]
+        opts += uses
         out[seat] = [*opts, ("pass", "Skip the Espionage step"), *remove_entry(state, seat, frame)]
     return out
 

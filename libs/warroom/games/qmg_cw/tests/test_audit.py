@@ -251,3 +251,17 @@ def test_an_air_force_is_recruited_only_with_a_supplied_army_or_navy() -> None:
         assert board.Supply(state).supplied(navy) is offered
         assert (f"p:2:{sp('north_atlantic')}" in options(state, 1)) is offered
         assert f"p:0:{sp('spain')}" in options(state, 1)
+
+
+def test_an_any_time_wmd_may_be_used_in_the_own_discard_and_espionage_steps() -> None:
+    """Project 941 Akula: "Use any time." The Soviets may use it in their own Discard step
+    and, had they not, in their Espionage step (before, only in the Begin Turn, Air and
+    Action steps and after a card resolved)."""
+    akula = cid("Project 941 Akula")
+    for step in ("discard_step", "esp_step"):
+        state = scenario(pieces=[("moscow", "soviet", "army")], step=step)
+        give(state, 0, "prepared", [akula])
+        state.vp[0] = 5
+        assert f"use:{akula}" in options(state, 0)
+        state = act(state, 0, f"use:{akula}")
+        assert akula in state.seats[0].discard_up
