@@ -124,6 +124,10 @@ def _turn(state: CwState, frame: Frame, ctx: Ctx) -> None:
     if frame.pc < len(STEP_FRAMES):
         update_top(state, pc=frame.pc + 1)
         push(state, Frame(STEP_FRAMES[frame.pc], bloc=bloc, mask=state.bloc_mask(bloc)))
+        if frame.pc == 0:
+            # "Use any time.": the enemies may use such a card before this Bloc's Begin Turn
+            # step (Reaction Example: Akula could have hit the MX Peacekeeper before its use)
+            push(state, Frame("window", bloc=bloc, tag="resolved"))
         return
     pop(state)
     for seat in state.bloc_seats(bloc):

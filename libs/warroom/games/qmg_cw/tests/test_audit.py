@@ -265,3 +265,22 @@ def test_an_any_time_wmd_may_be_used_in_the_own_discard_and_espionage_steps() ->
         assert f"use:{akula}" in options(state, 0)
         state = act(state, 0, f"use:{akula}")
         assert akula in state.seats[0].discard_up
+
+
+def test_an_enemy_may_use_an_any_time_wmd_before_the_begin_turn_step() -> None:
+    """Akula "can be launched at any time" (Reaction Example): at the start of the West's
+    turn, before the West uses its prepared MX Peacekeeper, the Soviets may use Akula to
+    discard it (the example only forbids doing so once the MX Peacekeeper is used)."""
+    akula, mx = cid("Project 941 Akula"), cid("MX Peacekeeper")
+    state = scenario(pieces=[("moscow", "soviet", "army")], step="esp_step")
+    give(state, 0, "prepared", [akula])
+    give(state, 1, "prepared", [mx])
+    state.vp = [5, 20, 5]
+    state = act(state, 0, "pass")
+    assert kind(state) == "react" and state.active == WEST
+    state = act(state, 0, f"use:{akula}")
+    state = act(state, 0, f"t:{WEST}")
+    state = act(state, 0, "br:0")
+    state = act(state, 0, f"w:{mx}")
+    state = pass_reactions(state)
+    assert kind(state) == "begin" and mx not in state.seats[1].prepared
