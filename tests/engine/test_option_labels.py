@@ -38,8 +38,14 @@ def _opaque_labels(game_id: str, variant: str, seed: int) -> set[tuple[str, str,
     return found
 
 
+def _shipped(game_id: str) -> bool:
+    """A game of the platform's own packages (not a test game another test registered)."""
+    return type(get_rules(game_id)).__module__.startswith("warroom.games.")
+
+
 @pytest.mark.parametrize(
-    ("game_id", "variant"), [(g, v.id) for g in game_ids() for v in get_rules(g).variants()]
+    ("game_id", "variant"),
+    [(g, v.id) for g in game_ids() if _shipped(g) for v in get_rules(g).variants()],
 )
 def test_every_label_names_an_action(game_id: str, variant: str) -> None:
     assert _opaque_labels(game_id, variant, 4) == set()
