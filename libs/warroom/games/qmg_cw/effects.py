@@ -29,6 +29,7 @@ from warroom.games.qmg_cw.flow import (
     escalate,
     find_resolve,
     gain_vp,
+    last_to_answer,
     lose_vp,
     pay,
     pop,
@@ -952,9 +953,8 @@ def _orphan_options(state: CwState, frame: Frame) -> Options:
 
 @chooser("orphan")
 def _orphan_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
-    if option == "elim" and frame.mask & ~(1 << seat):
+    if option == "elim" and not last_to_answer(state, frame, seat):
         # a teammate's "eliminate" is its own: the other may still pay to relocate
-        update_top(state, mask=frame.mask & ~(1 << seat))
         return
     pop(state)
     state.remove_piece(frame.piece)

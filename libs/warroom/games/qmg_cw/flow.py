@@ -101,12 +101,19 @@ def update_top(state: CwState, **changes: object) -> Frame:
     return frame
 
 
-def seat_done(state: CwState, frame: Frame, seat: int) -> bool:
-    """Clear `seat` from the top frame's mask of seats still to answer; pop the frame when none
-    is left. True when the frame was popped."""
+def last_to_answer(state: CwState, frame: Frame, seat: int) -> bool:
+    """Clear `seat` from the top frame's mask of seats still to answer (a teammate's pass is
+    its own); True when no seat is left, the frame left on the stack."""
     mask = frame.mask & ~(1 << seat)
     if mask:
         update_top(state, mask=mask)
+        return False
+    return True
+
+
+def seat_done(state: CwState, frame: Frame, seat: int) -> bool:
+    """`last_to_answer`, popping the frame when no seat is left. True when it was popped."""
+    if not last_to_answer(state, frame, seat):
         return False
     pop(state)
     return True

@@ -35,6 +35,7 @@ from warroom.games.qmg_cw.flow import (
     decision,
     discard_hand_card,
     draw,
+    last_to_answer,
     pay,
     pop,
     push,
@@ -457,10 +458,7 @@ def _supply_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ct
     if option == "done":
         # the Supply step is joint: a teammate's "done" is its own, so the other may still
         # pay Organic Supply ("Either teammate on a Bloc can discard a card for Organic Supply")
-        mask = frame.mask & ~(1 << seat)
-        if mask:
-            update_top(state, mask=mask)
-        else:
+        if last_to_answer(state, frame, seat):
             _supply_removals(state, frame, ctx)
     else:
         do_organic(state, seat, int(option[8:]), ctx)
