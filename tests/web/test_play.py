@@ -93,11 +93,16 @@ def _check_hand(page: Page, backend: Backend, game_id: str) -> None:
     """My hand on the page is the hand of my seat's view, each card with its full text."""
     token = ui.stored(page, "warroom.seats")[game_id]["token"]
     for _ in range(20):
+        # the view, the hand and the seat panels read at one version: a bot seat may act
+        # between reads (teammates and reaction windows), so retry until the page stood still
         page.wait_for_function(ui.MY_TURN_JS, timeout=60_000)
-        now = ui.state(page)
-        assert now is not None
+        before = ui.state(page)
+        assert before is not None
         view = backend.view(game_id, token)
-        if view.version == now["version"]:
+        shown = page.evaluate(HAND_JS)
+        shown_counts = dict(page.evaluate(SEAT_COUNTS_JS))
+        after = ui.state(page)
+        if after is not None and view.version == before["version"] == after["version"]:
             break
         time.sleep(0.2)
     else:
@@ -107,14 +112,12 @@ def _check_hand(page: Page, backend: Backend, game_id: str) -> None:
         hand = [card for seat in typed.seats for card in seat.hand]  # type: ignore[attr-defined]
     else:
         hand = list(typed.hand)  # type: ignore[attr-defined]
-    shown = page.evaluate(HAND_JS)
     assert sorted(card for card, _, _ in shown) == sorted(hand), (shown, hand)
     assert hand, "an empty hand proves nothing"
     for card, name, text in shown:
         assert name and not name.startswith("Card "), f"card {card} has no catalogue name"
         assert len(text) > 10, f"card {card} ({name}) shows no full text: {text!r}"
     # Every seat's public information: its hand count and its face-down cards (backs).
-    shown_counts = dict(page.evaluate(SEAT_COUNTS_JS))
     expected = _public_counts(typed, view)
     assert shown_counts == expected, f"seat panels {shown_counts}, views {expected}"
 
