@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from warroom.engine import rng
 from warroom.games.qmg_sf import board, cards, combat, effects, scoring, supply
-from warroom.games.qmg_sf.board import side_of
+from warroom.games.qmg_sf.board import kind, side_of
 from warroom.games.qmg_sf.content import COUNTRIES, FACTIONS, KINDS, SIDE_OF_FACTION, tables
 from warroom.games.qmg_sf.movement import destinations, movable, stranded
 from warroom.games.qmg_sf.state import (
     ALLIES,
     AXIS,
+    CARRIER,
     GONE,
     INF,
     NEUTRAL,
@@ -28,6 +29,7 @@ from warroom.games.qmg_sf.state import (
     Frame,
     SfState,
 )
+from warroom.games.qmg_sf.supply import airplane_on
 
 Options = list[tuple[str, str]]
 MOVE_PHASES = ("move1", "move2")
@@ -83,12 +85,18 @@ def move_options(s: SfState, side: int, mode: str) -> Options:
 
 def _removal_options(s: SfState) -> Options:
     """'At any time during your turn you may remove any of your own pieces from the board':
-    a transported or carried piece on its own too (a fleet or carrier takes its cargo)."""
-    return [
-        (f"rm{p}", f"Remove {board.piece_name(p)} from the board")
-        for p, at in enumerate(s.loc)
-        if at >= 0 and side_of(p) == s.active
-    ]
+    a transported or carried piece on its own too (a fleet takes its cargo along). "A
+    carrier can never be removed while it carries an airplane ... the airplane will always
+    be removed instead"."""
+    out: Options = []
+    for p, at in enumerate(s.loc):
+        if at < 0 or side_of(p) != s.active:
+            continue
+        label = f"Remove {board.piece_name(p)} from the board"
+        if kind(p) == CARRIER and airplane_on(s, p):
+            label += " (its airplane is removed instead)"
+        out.append((f"rm{p}", label))
+    return out
 
 
 def _move_options(s: SfState) -> Options:
@@ -221,7 +229,8 @@ def _parse_move(option: str) -> tuple[int, int, int]:
 
 
 def _remove_own(s: SfState, piece: int, ctx: Ctx) -> None:
-    gone = board.remove(s, piece)
+    """Remove an own piece: a fleet with its cargo; a carrier's airplane instead of it."""
+    gone = board.eliminate(s, piece)
     ctx.log("removes " + ", ".join(board.piece_name(p) for p in gone) + " from the board")
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from warroom.games.qmg_sf import board, effects
+from warroom.games.qmg_sf import board, combat, effects, supply, turn
 from warroom.games.qmg_sf.content import COUNTRIES
 from warroom.games.qmg_sf.movement import destinations
-from warroom.games.qmg_sf.state import ALLIES, AXIS, OFF
+from warroom.games.qmg_sf.state import ALLIES, AXIS, OFF, Ctx, SfState
 from warroom.games.qmg_sf.tests.helpers import act, blank, hand, ids, kind_of, put, sp
 
 
@@ -118,3 +118,124 @@ def test_a_card_that_can_do_nothing_cannot_be_played() -> None:
     s.touch()
     assert not effects.playable(s, ALLIES, 1)
     assert effects.playable(s, ALLIES, 18)  # Anglo-Iraqi War: Iraq is still neutral
+
+
+def test_own_carrier_removal_takes_its_airplane_instead() -> None:
+    """ "A carrier can never be removed while it carries an airplane, even if eliminated -
+    the airplane will always be removed instead": removing one's own carrier at any time
+    during the turn takes its airplane; the carrier stays (it may be removed next)."""
+    s = blank(phase="move1", active=ALLIES)
+    carrier = put(s, "UK", "carrier", "western_med")
+    plane = put(s, "UK", "airplane", "western_med", on=carrier)
+    s = act(s, f"rm{carrier}")
+    assert s.loc[plane] == OFF and s.loc[carrier] == sp("western_med")
+    s = act(s, f"rm{carrier}")
+    assert s.loc[carrier] == OFF
+
+
+def test_decima_flottiglia_removes_the_fleets_cargo() -> None:
+    """Decima Flottiglia MAS eliminates an Allies fleet adjacent to a Pact infantry unless
+    the Allies discard a card of that piece's faction (UK, not the French cargo's): "If a
+    fleet transporting a piece is removed, the piece it is transporting is also removed"."""
+    s = blank(phase="action", active=AXIS)
+    put(s, "Pact", "infantry", "tripoli")
+    fleet = put(s, "UK", "fleet", "gulf_of_sidra")
+    french = put(s, "France", "infantry", "gulf_of_sidra", on=fleet)
+    hand(s, AXIS, 54)
+    hand(s, ALLIES, 22, 5)  # French Foreign Legion (France), Mediterranean Station (UK)
+    s = act(act(s, "play54"), f"e{fleet}")
+    assert kind_of(s) == "fx_unless" and ids(s) == ["allow", "d5"]
+    s = act(s, "allow")
+    assert s.loc[fleet] == OFF and s.loc[french] == OFF
+
+
+def test_decima_flottiglia_on_a_carrier_takes_its_airplane() -> None:
+    """A carrier "eliminated" by a card loses its airplane instead."""
+    s = blank(phase="action", active=AXIS)
+    put(s, "Pact", "infantry", "tripoli")
+    carrier = put(s, "UK", "carrier", "gulf_of_sidra")
+    plane = put(s, "UK", "airplane", "gulf_of_sidra", on=carrier)
+    hand(s, AXIS, 54)
+    s = act(act(act(s, "play54"), f"e{carrier}"), "allow")
+    assert s.loc[plane] == OFF and s.loc[carrier] == sp("gulf_of_sidra")
+
+
+def test_sea_combat_fleet_loss_takes_its_cargo() -> None:
+    """A defending fleet removed in sea combat takes the piece it transports (which is no
+    defender of its own: the defender may not remove it instead of the fleet)."""
+    s = blank(phase="action", active=AXIS)
+    put(s, "Pact", "fleet", "ionian")
+    fleet = put(s, "UK", "fleet", "gulf_of_sidra")
+    inf = put(s, "UK", "infantry", "gulf_of_sidra", on=fleet)
+    hand(s, AXIS, 55, 56)
+    s = act(act(act(s, "da"), "d55"), "d56")
+    s = act(s, f"a1-{sp('ionian')}-{sp('gulf_of_sidra')}")
+    assert f"rm{inf}" not in ids(s) and f"rm{fleet}" in ids(s)
+    s = act(s, f"rm{fleet}")
+    assert s.loc[inf] == OFF and s.combat is None
+
+
+def _allied_greece(phase: str = "action", active: int = AXIS) -> SfState:
+    s = blank(phase=phase, active=active)
+    board.activate(s, COUNTRIES.index("Greece"), ALLIES)
+    s.step_control = list(s.control)
+    s.touch()
+    return s
+
+
+def test_mcf_cannot_attack_or_support_an_attack() -> None:
+    """ "Minor Country Force counters cannot move, nor can they be part of an attacking force
+    or support an attack": an Allied Athens with only its MCF attacks nothing, and an MCF is
+    never removed to continue an Allied attack next to it."""
+    s = _allied_greece(active=ALLIES)
+    assert combat.all_attacks(s, ALLIES) == []
+    put(s, "UK", "infantry", "athens")
+    put(s, "UK", "infantry", "athens")
+    put(s, "Pact", "infantry", "albania")
+    put(s, "Pact", "infantry", "albania")
+    hand(s, ALLIES, 21, 24)
+    s = act(act(act(s, "da"), "d21"), "d24")
+    s = act(s, f"a2-{sp('athens')}-{sp('albania')}")
+    s = act(s, next(o for o in ids(s) if o.startswith("rm")))
+    assert kind_of(s) == "c_cont" and "rm-mcf" not in ids(s)
+
+
+def test_mcf_defends_like_infantry() -> None:
+    """ "On defense, MCFs defend like infantry": removing the MCF sets infantry rank, so the
+    attacker may continue by removing an infantry."""
+    s = _allied_greece()
+    put(s, "UK", "tank", "athens")
+    put(s, "Pact", "infantry", "albania")
+    inf = put(s, "Pact", "infantry", "albania")
+    hand(s, AXIS, 55, 56)
+    s = act(act(act(s, "da"), "d55"), "d56")
+    s = act(s, f"a1-{sp('albania')}-{sp('athens')}")
+    s = act(s, "rm-mcf")
+    assert kind_of(s) == "c_cont" and f"rm{inf}" in ids(s)
+
+
+def test_mcfs_carry_supply_and_do_not_interdict() -> None:
+    """ "You may trace supply through controlled MCFs as if they were your pieces" (Athens,
+    next to an Axis infantry, passes Allied supply only while its MCF stands) and "MCFs do
+    not interdict supply in adjacent spaces" (the empty Albania and Aegean stay open to the
+    Axis; a UK airplane in Athens would close both)."""
+    s = _allied_greece()
+    assert supply.passable(s, AXIS)[sp("albania")] and supply.passable(s, AXIS)[sp("aegean")]
+    plane = put(s, "UK", "airplane", "athens")
+    assert not supply.passable(s, AXIS)[sp("albania")]
+    assert not supply.passable(s, AXIS)[sp("aegean")]
+    board.remove(s, plane)
+    put(s, "Pact", "infantry", "albania")
+    assert supply.passable(s, ALLIES)[sp("athens")]
+    s.mcf[sp("athens")] = 0
+    s.touch()
+    assert not supply.passable(s, ALLIES)[sp("athens")]
+
+
+def test_mcfs_are_never_removed_in_the_supply_step() -> None:
+    """ "MCFs are always in supply": an Allied MCF cut off from every Supply Flag stays."""
+    s = _allied_greece(phase="end", active=ALLIES)
+    put(s, "Pact", "fleet", "ionian")
+    put(s, "Pact", "fleet", "aegean")
+    turn.end_turn(s, Ctx())
+    assert s.mcf[sp("athens")] == 1
