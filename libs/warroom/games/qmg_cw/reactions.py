@@ -3,8 +3,9 @@
 When more than one Bloc can react, the enemies of the Bloc taking its turn react
 first (the moving Bloc picks which enemy goes first), and the moving Bloc reacts
 last. Each Bloc uses its reactions one at a time, then passes. Triggers: a card
-was resolved ("any time" cards), an Army was built, a land battle was fought, an
-enemy built a Navy where a Bloc has a Navy.
+was resolved ("any time" cards), a turn starts ("any time" cards of the moving Bloc's
+enemies: the moving Bloc uses its own in its Begin Turn step), an Army was built, a
+land battle was fought, an enemy built a Navy where a Bloc has a Navy.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ ESPIONAGE_TIMINGS: frozenset[str] = frozenset(
 
 TIMING = {
     "resolved": "any_time",
+    "turn_start": "any_time",
     "after_build_army": "after_build_army",
     "after_land_battle": "after_land_battle",
     "enemy_builds_navy": "enemy_builds_navy",
@@ -52,6 +54,8 @@ def eligible(state: CwState, frame: Frame, seat: int) -> list[int]:
     trigger = frame.tag
     if trigger in ("after_build_army", "after_land_battle") and bloc != frame.bloc:
         return []
+    if trigger == "turn_start" and bloc == frame.bloc:
+        return []  # the moving Bloc has its own Begin Turn step for "any time" cards
     if trigger == "enemy_builds_navy":
         if bloc == frame.bloc:
             return []
@@ -78,6 +82,8 @@ def eligible_scope(state: CwState, frame: Frame, seat: int) -> bool:
     bloc = state.seats[seat].bloc
     if frame.tag in ("after_build_army", "after_land_battle"):
         return bloc == frame.bloc
+    if frame.tag == "turn_start":
+        return bloc != frame.bloc
     if frame.tag == "enemy_builds_navy":
         return bloc != frame.bloc and any(
             piece_space(p) == frame.space and piece_bloc(p) == bloc and piece_kind(p) == NAVY

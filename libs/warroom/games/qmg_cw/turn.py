@@ -127,8 +127,9 @@ def _turn(state: CwState, frame: Frame, ctx: Ctx) -> None:
         push(state, Frame(STEP_FRAMES[frame.pc], bloc=bloc, mask=state.bloc_mask(bloc)))
         if frame.pc == 0:
             # "Use any time.": the enemies may use such a card before this Bloc's Begin Turn
-            # step (Reaction Example: Akula could have hit the MX Peacekeeper before its use)
-            push(state, Frame("window", bloc=bloc, tag="resolved"))
+            # step (Reaction Example: Akula could have hit the MX Peacekeeper before its use);
+            # the moving Bloc is offered its own in the Begin Turn step (ruling 23)
+            push(state, Frame("window", bloc=bloc, tag="turn_start"))
         return
     pop(state)
     for seat in state.bloc_seats(bloc):
@@ -255,8 +256,12 @@ def _begin_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx
         state.realloc |= 1 << seat
         pay(state, 1 << seat, 3, Frame("realloc_pick", mask=1 << seat, owner=seat))
     elif option.startswith("use:"):
-        update_top(state, pc=1)
-        use_card(state, seat, int(option[4:]), ctx)
+        cid = int(option[4:])
+        if card(cid).when == "begin_turn":
+            # "First, you may Reallocate Resources ... Then ... any prepared cards that
+            # specify this step": an "any time" card specifies no step and closes nothing
+            update_top(state, pc=1)
+        use_card(state, seat, cid, ctx)
     else:
         _step_side_choice(state, frame, seat, option, ctx)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from warroom.games.qmg_cw import board
 from warroom.games.qmg_cw.effects import card
 from warroom.games.qmg_cw.state import ARMY, NA, NATIONALIST, SOV, WEST, CwState
+from warroom.games.qmg_cw.turn import REALLOC_TYPES as REALLOC
 
 from .helpers import act, cid, give, kind, options, pass_reactions, pc, scenario, sp
 
@@ -284,3 +285,62 @@ def test_an_enemy_may_use_an_any_time_wmd_before_the_begin_turn_step() -> None:
     state = act(state, 0, f"w:{mx}")
     state = pass_reactions(state)
     assert kind(state) == "begin" and mx not in state.seats[1].prepared
+
+
+def test_the_moving_bloc_gets_no_window_before_its_own_begin_turn_step() -> None:
+    """Ruling 23: the window before a Begin Turn step is the enemies' ("any time"); the
+    moving Bloc uses its own "any time" card in its Begin Turn step, so it is not asked
+    twice (before, the West was asked to react or pass, then offered the card again)."""
+    polaris = cid("Polaris SLBM")
+    state = scenario(pieces=[("moscow", "soviet", "army")], step="esp_step")
+    give(state, 1, "prepared", [polaris])
+    give(state, 0, "hand", state.seats[0].deck[:2])
+    state.vp = [5, 20, 5]
+    state = act(state, 0, "pass")
+    assert kind(state) == "begin" and state.active == WEST
+    assert f"use:{polaris}" in options(state, 1)
+
+
+def test_an_any_time_card_in_the_begin_turn_step_leaves_reallocate_resources() -> None:
+    """ "First, you may Reallocate Resources ... Then (in any order you choose), you may use
+    any prepared cards that specify this step": a Begin Turn card closes Reallocate
+    Resources, an "any time" card (it specifies no step) does not."""
+    polaris = cid("Polaris SLBM")
+    state = scenario(active=WEST)
+    give(state, 1, "prepared", [polaris])
+    hand = [c for c in state.seats[1].deck if card(c).type == "event"][:3]
+    give(state, 1, "hand", hand)
+    state.vp = [5, 20, 5]
+    assert "realloc" in options(state, 1)
+    state = act(state, 1, f"use:{polaris}")
+    state = act(state, 1, f"t:{SOV}")
+    state = pass_reactions(state)
+    assert kind(state) == "begin" and "realloc" in options(state, 1)
+
+
+def test_reallocate_resources_in_team_play() -> None:
+    """ "Once per turn, in your Begin Turn step, you may use Reallocate Resources (Both
+    teammates in a Bloc may do this.) ... discard 3 cards from your hand to search your
+    draw deck for a card ... Only Build Army, Build Navy, Land Battle, Sea Battle, or Air
+    Power cards ... Non-Aligned Bloc players may choose a card of any nationality in their
+    deck": each teammate once, paying from its own hand (a "you" discard: "that player must
+    discard the cards") and searching its own deck only."""
+    state = scenario(variant="4p", active=NA)
+    seats = state.bloc_seats(NA)
+    for seat in seats:
+        events = [c for c in state.seats[seat].deck if card(c).type not in REALLOC][:3]
+        give(state, seat, "hand", events)
+    first, second = seats
+    assert "realloc" in options(state, first) and "realloc" in options(state, second)
+    state = act(state, first, "realloc")
+    assert kind(state) == "pay" and not options(state, second)
+    for _ in range(3):
+        state = act(state, first, options(state, first)[0])
+    assert kind(state) == "realloc_pick"
+    own = {c for c in state.seats[first].deck if card(c).type in REALLOC}
+    assert {int(o[2:]) for o in options(state, first)} == own
+    nats = {card(c).nat for c in own}
+    assert len(nats) >= 2  # any nationality of the Non-Aligned deck
+    state = act(state, first, options(state, first)[0])
+    assert "realloc" not in options(state, first) and "realloc" in options(state, second)
+    assert len(state.seats[first].hand) == 1
