@@ -239,3 +239,62 @@ def test_mcfs_are_never_removed_in_the_supply_step() -> None:
     put(s, "Pact", "fleet", "aegean")
     turn.end_turn(s, Ctx())
     assert s.mcf[sp("athens")] == 1
+
+
+def _axis_attacks_el_alamein(fleet_space: str) -> tuple[SfState, int, int]:
+    """Two Pact infantry in Tobruk attack two UK infantry in El Alamein (Desperate Attack),
+    a Pact fleet in `fleet_space`; returns the state, the fleet and one UK infantry."""
+    s = blank(phase="action", active=AXIS)
+    put(s, "Pact", "infantry", "tobruk")
+    put(s, "Pact", "infantry", "tobruk")
+    fleet = put(s, "Pact", "fleet", fleet_space)
+    uk = put(s, "UK", "infantry", "el_alamein")
+    put(s, "UK", "infantry", "el_alamein")
+    hand(s, AXIS, 55, 56, 53)  # Regia Marina: Naval Combat (Pact)
+    hand(s, ALLIES, 5, 19)  # Mediterranean Station: Naval Combat; Syria-Lebanon: Exchange
+    s = act(act(act(s, "da"), "d55"), "d56")
+    return act(s, f"a1-{sp('tobruk')}-{sp('el_alamein')}"), fleet, uk
+
+
+def test_land_naval_combat_counters_a_defending_fleet_loss() -> None:
+    """ "In a land combat, whenever your opponent removes a fleet, you may use a card with
+    the Naval Combat reaction ... the same as those for Anti-Air": the defender removes a
+    supporting UK fleet; the attacker's Naval Combat continues without a removal."""
+    s = blank(phase="action", active=AXIS)
+    put(s, "Pact", "infantry", "tobruk")
+    put(s, "Pact", "infantry", "tobruk")
+    put(s, "UK", "infantry", "el_alamein")
+    put(s, "UK", "infantry", "el_alamein")
+    uk_fleet = put(s, "UK", "fleet", "eastern_med")
+    hand(s, AXIS, 55, 56, 53)
+    s = act(act(act(s, "da"), "d55"), "d56")
+    s = act(s, f"a1-{sp('tobruk')}-{sp('el_alamein')}")
+    s = act(s, f"rm{uk_fleet}")
+    assert kind_of(s) == "c_aa_atk" and ids(s) == ["pass", "nc53"]
+    s = act(s, "nc53")
+    assert kind_of(s) == "c_cont" and "free" in ids(s)
+
+
+def test_land_naval_combat_ends_the_round_when_the_attacker_removes_a_fleet() -> None:
+    """The defender's Naval Combat answers the attacker's fleet removal to continue; the
+    attacker must again remove a piece of at least the rank the defender last set."""
+    s, fleet, uk = _axis_attacks_el_alamein("eastern_med")
+    s = act(s, f"rm{uk}")
+    s = act(s, f"rm{fleet}")
+    assert kind_of(s) == "c_aa_def" and ids(s) == ["pass", "nc5"]
+    s = act(s, "nc5")
+    assert kind_of(s) == "c_cont" and "free" not in ids(s)
+    assert sum(o.startswith("rm") for o in ids(s)) == 2  # either Pact infantry
+
+
+def test_exchange_then_naval_combat_costs_the_attacker_another_piece() -> None:
+    """ "If you use an Exchange reaction, and the attacker removes an airplane because of it,
+    you may then additionally use an Anti-Air reaction. The attacker must then remove an
+    additional piece" (Naval Combat likewise for a fleet in land combat)."""
+    s, fleet, uk = _axis_attacks_el_alamein("eastern_med")
+    s = act(s, f"ex19-{uk}")
+    assert kind_of(s) == "c_exch" and f"rm{fleet}" in ids(s)
+    s = act(s, f"rm{fleet}")
+    assert kind_of(s) == "c_aa_def" and "nc5" in ids(s)
+    s = act(s, "nc5")
+    assert kind_of(s) == "c_exch" and f"rm{fleet}" not in ids(s)
