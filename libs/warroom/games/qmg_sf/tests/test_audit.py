@@ -298,3 +298,17 @@ def test_exchange_then_naval_combat_costs_the_attacker_another_piece() -> None:
     assert kind_of(s) == "c_aa_def" and "nc5" in ids(s)
     s = act(s, "nc5")
     assert kind_of(s) == "c_exch" and f"rm{fleet}" not in ids(s)
+
+
+def test_a_strait_carries_interdiction_only_for_the_anchors_controller() -> None:
+    """Straits: "If you control the anchor icon space, then the two sea spaces are considered
+    adjacent for you; if not, the spaces are not considered adjacent for you." A Pact fleet
+    in Western Mediterranean interdicts the empty South Atlantic (the Allies' Supply Flag
+    space: "This includes the space with the Supply Flag itself") only while the Axis hold
+    Gibraltar."""
+    s = blank()
+    put(s, "Pact", "fleet", "western_med")
+    assert supply.passable(s, ALLIES)[sp("south_atlantic")]
+    s.control[sp("gibraltar")] = AXIS
+    s.touch()
+    assert not supply.passable(s, ALLIES)[sp("south_atlantic")]
