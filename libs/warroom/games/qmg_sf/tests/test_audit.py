@@ -312,3 +312,19 @@ def test_a_strait_carries_interdiction_only_for_the_anchors_controller() -> None
     s.control[sp("gibraltar")] = AXIS
     s.touch()
     assert not supply.passable(s, ALLIES)[sp("south_atlantic")]
+
+
+def test_gothic_line_recruits_in_or_adjacent_to_rome_aboard_a_fleet_too() -> None:
+    """Gothic Line: "Recruit a German infantry in or adjacent to Rome." Tyrrhenian Sea is
+    adjacent to Rome, and "You may deploy a piece loaded directly onto a fleet": the infantry
+    may be recruited aboard a Pact fleet there (the data had limited it to land spaces, which
+    the text does not say)."""
+    s = blank(phase="action")
+    fleet = put(s, "Pact", "fleet", "tyrrhenian")
+    hand(s, AXIS, 49)
+    s = act(s, "play49")
+    assert kind_of(s) == "fx_place"
+    assert {f"d{sp('rome')}", f"d{sp('naples')}", f"d{sp('tyrrhenian')}-{fleet}"} <= set(ids(s))
+    s = act(s, f"d{sp('tyrrhenian')}-{fleet}")
+    (cargo,) = board.cargo(s, fleet)
+    assert board.faction(cargo) == 0 and board.kind(cargo) == 0  # German infantry
