@@ -344,3 +344,34 @@ def test_reallocate_resources_in_team_play() -> None:
     state = act(state, first, options(state, first)[0])
     assert "realloc" not in options(state, first) and "realloc" in options(state, second)
     assert len(state.seats[first].hand) == 1
+
+
+def test_a_teammate_may_use_its_after_you_build_an_army_card_on_the_others_army() -> None:
+    """2S4 Tyulpan Mortar: "Use immediately after you build an Army." In team play "you" is
+    the Bloc ("Unless a card specifies an enemy or another Bloc, a card always refers to the
+    pieces and cards of its own Bloc"; only discards narrow "you" to one player): the Soviet
+    teammate holding it may use it on the Army its teammate just built (ruling 24)."""
+    pieces = [
+        ("moscow", "soviet", "army"),
+        ("white_russia", "soviet", "army"),
+        ("east_europe", "western", "army"),
+    ]
+    state = scenario("6p", pieces=pieces, active=SOV, step="action")
+    tyulpan = cid("2S4 Tyulpan Mortar")
+    owner = next(s for s in state.bloc_seats(SOV) if tyulpan in state.seats[s].deck)
+    builder = next(s for s in state.bloc_seats(SOV) if s != owner)
+    give(state, owner, "prepared", [tyulpan])
+    build = next(c for c in state.seats[builder].deck if card(c).type == "build_army")
+    give(state, builder, "hand", [build])
+    state = act(state, builder, f"play:{build}")
+    state = act(state, builder, f"p:0:{sp('east_europe')}")
+    assert kind(state) == "react" and f"use:{tyulpan}" in options(state, owner)
+    state = act(state, owner, f"use:{tyulpan}")
+    state = act(state, owner, f"t:{WEST}")
+    west = pc("east_europe", "western", "army")
+    state = act(state, owner, f"x:{west}")
+    while kind(state) == "defend":
+        seat = next(s for s in state.bloc_seats(WEST) if "pass" in options(state, s))
+        state = act(state, seat, "pass")
+    assert west not in state.pieces
+    assert state.esc[SOV * 3 + WEST] == 1
