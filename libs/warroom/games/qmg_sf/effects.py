@@ -108,8 +108,13 @@ def match(s: SfState, flt: dict[str, Any] | None, space: int, side: int) -> bool
         fac = FACTIONS.index(flt["adjacent_piece"]["faction"])
         k = KINDS.index(flt["adjacent_piece"]["kind"])
         near = adjacent(s, space, side)
+        # "An airplane being transported cannot fulfill a card's prerequisite" (airplanes
+        # only: a transported infantry is still a piece in its water space, ruling 24)
         hit = hit or any(
-            at in near and faction(p) == fac and kind(p) == k and not board.transported(s, p)
+            at in near
+            and faction(p) == fac
+            and kind(p) == k
+            and not (k == AIR and board.transported(s, p))
             for p, at in enumerate(s.loc)
             if at != OFF
         )

@@ -328,3 +328,24 @@ def test_gothic_line_recruits_in_or_adjacent_to_rome_aboard_a_fleet_too() -> Non
     s = act(s, f"d{sp('tyrrhenian')}-{fleet}")
     (cargo,) = board.cargo(s, fleet)
     assert board.faction(cargo) == 0 and board.kind(cargo) == 0  # German infantry
+
+
+def test_decima_flottiglia_counts_a_transported_pact_infantry() -> None:
+    """Decima Flottiglia MAS: "Eliminate an Allies fleet or carrier adjacent to a Pact
+    infantry". A Pact infantry aboard a fleet in Ionian Sea is a Pact infantry in that space
+    (ruling 24); the rulebook bars only a transported *airplane* from fulfilling a card's
+    prerequisite ("An airplane being transported cannot fulfill a card's prerequisite"), so
+    the UK fleet in adjacent Gulf of Sidra may be chosen (before, every transported piece was
+    ignored). Fallschirmjaegers still ignores a transported German airplane."""
+    s = blank(phase="action", active=AXIS)
+    pact_fleet = put(s, "Pact", "fleet", "ionian")
+    put(s, "Pact", "infantry", "ionian", on=pact_fleet)
+    uk_fleet = put(s, "UK", "fleet", "gulf_of_sidra")
+    hand(s, AXIS, 54)
+    assert effects.playable(s, AXIS, 54)
+    s = act(s, "play54")
+    assert ids(s) == [f"e{uk_fleet}"]
+    s = blank(phase="action", active=AXIS)
+    pact_fleet = put(s, "Pact", "fleet", "tyrrhenian")
+    put(s, "Germany", "airplane", "tyrrhenian", on=pact_fleet)
+    assert not effects.playable(s, AXIS, 39)
