@@ -15,17 +15,11 @@ the policy's own option (`card_reply`), and movement steps walk land pieces into
 Stars (`walking_choice`).
 
 Where the search gains (`EFFORT`, the spec's budget multiplied per decision kind): the
-search is spent on the Action step's choice, where a card is chosen, on the mulligan, and
-on a Desperate Attack's target among attacks on a minor country's Victory Star; every other
-decision (movement, payments, placements, other attacks, combat) answers its baseline
+search is spent on the Action step's choice, where a card is chosen, and on the mulligan;
+every other decision (movement, payments, placements, attacks, combat) answers its baseline
 without playouts: in tuning games, departures there on short playouts lost games. In the
-Action step card and action choices challenge the baseline, and war on Yugoslavia, Greece
-or Iraq, not removing one's own pieces nor war on Bulgaria (`challenger`). A declaration of
-war hands the country to the other side, so a playout follows it with a Desperate Attack on
-the country's star from the largest adjacent force and walks in at the Second Movement
-(`war_follow_up`): as the Axis, Yugoslavia's 2 Minor Country Forces next to the pieces it
-builds in Rome (tuned as the Axis on seeds 90251-90310: 29 of 60 against 26 of 60 without,
-22 to 17 on the first 40 seeds and 7 to 9 on the next 20; not significant).
+Action step only card and action choices challenge the baseline, not removing one's own
+pieces or declaring war (`challenger`).
 """
 
 from __future__ import annotations
@@ -36,18 +30,8 @@ from typing import Any
 from warroom.bots.policies import Replier, RolloutPolicy, register_policy
 
 TURNS = 2
-EFFORT: Mapping[str, float] = {"action": 1.0, "mulligan": 0.125, "da_attack": 0.25, "*": 0.0}
-"""The budget's multiplier per decision kind. A Desperate Attack's target is searched only
-among attacks on a minor country's Victory Star (`challenger`): the attack that follows a
-declaration of war, which the one-ply choice rarely picks (the star is taken only when a piece
-walks in at the Second Movement)."""
+EFFORT: Mapping[str, float] = {"action": 1.0, "mulligan": 0.125, "*": 0.0}
 NEVER_CHALLENGE = ("rm", "war")
-WAR_CHALLENGE = ("war0", "war2", "war3")
-"""Declarations of war that challenge the baseline in the Action step while `WAR_ATTACK` is
-on: on Yugoslavia, Greece and Iraq (each has a Victory Star; Bulgaria has none)."""
-WAR_ATTACK = True
-"""Playouts follow a declaration of war in the Action step with a Desperate Attack on the
-country's Victory Star from the largest adjacent force (`war_follow_up`)."""
 CARDS = ("play", "ct")
 MOVEMENT = ("move1", "move2")
 WALK = True
@@ -67,58 +51,12 @@ def policy_choice(state: Any, seat: int, options: Sequence[str]) -> str:
 
 def walking_choice(state: Any, seat: int, options: Sequence[str]) -> str:
     """The rule-based policy, but movement steps take and garrison Victory Stars
-    (`warroom.games.qmg_sf.policy.movement`), and a declaration of war in the Action step is
-    followed by an attack on the country (`war_follow_up`)."""
+    (`warroom.games.qmg_sf.policy.movement`)."""
     from warroom.games.qmg_sf.policy import choose, movement
 
     if state.top() is None and state.phase in MOVEMENT:
         return movement(state, seat, options)
-    if WAR_ATTACK:
-        follow = war_follow_up(state, seat, options)
-        if follow is not None:
-            return follow
     return choose(state, seat, options)
-
-
-def declared_stars(state: Any, side: int) -> list[int]:
-    """The Victory Stars that were neutral at the start of this step and are now the other
-    side's: a country `side` declared war on during its Action step."""
-    from warroom.games.qmg_sf.content import tables
-    from warroom.games.qmg_sf.state import NEUTRAL
-
-    return [
-        sp
-        for sp, star in enumerate(tables().star)
-        if star and state.step_control[sp] == NEUTRAL and state.control[sp] == 1 - side
-    ]
-
-
-def _force(state: Any, attack: str) -> int:
-    from warroom.games.qmg_sf.board import faction
-
-    fac, src, _ = (int(x) for x in attack[1:].split("-"))
-    return sum(1 for p, at in enumerate(state.loc) if at == src and faction(p) == fac)
-
-
-def war_follow_up(state: Any, seat: int, options: Sequence[str]) -> str | None:
-    """After `seat` declared war in its Action step (`declared_stars`): a Desperate Attack
-    when it can attack such a star, and in the attack's choice of target the attack on it
-    from the largest force; else None (the policy decides)."""
-    top = state.top()
-    kind = top.kind if top is not None else state.phase
-    if kind not in ("action", "da_attack") or state.active != seat:
-        return None
-    targets = declared_stars(state, seat)
-    if not targets:
-        return None
-    if kind == "action":
-        from warroom.games.qmg_sf.combat import all_attacks
-
-        if "da" in options and any(tgt in targets for _, _, tgt in all_attacks(state, seat)):
-            return "da"
-        return None
-    attacks = [o for o in options if o.startswith("a") and int(o.split("-")[-1]) in targets]
-    return max(attacks, key=lambda o: _force(state, o)) if attacks else None
 
 
 def epoch(state: Any) -> Hashable:
@@ -138,24 +76,10 @@ def scoring_period(state: Any) -> Hashable:
     return sum(1 for r in tables().scoring if r < state.round)
 
 
-def minor_stars() -> frozenset[int]:
-    """The Victory Stars of minor countries (Yugoslavia, Athens, Iraq)."""
-    from warroom.games.qmg_sf.content import tables
-
-    t = tables()
-    return frozenset(sp for sp, star in enumerate(t.star) if star and t.country[sp] >= 0)
-
-
 def challenger(option_id: str, kind: str) -> bool:
     """Whether an option may challenge the baseline: in the Action step, not a removal of
-    one's own piece nor a declaration of war, but (`WAR_ATTACK`) war on a country with a
-    Victory Star, which the playout follows with an attack on it (`war_follow_up`); in a
-    Desperate Attack's choice of target only an attack on a minor country's Victory Star."""
-    if kind == "da_attack":
-        return option_id.startswith("a") and int(option_id.split("-")[-1]) in minor_stars()
-    if kind != "action" or not option_id.startswith(NEVER_CHALLENGE):
-        return True
-    return WAR_ATTACK and option_id in WAR_CHALLENGE
+    one's own piece nor a declaration of war."""
+    return kind != "action" or not option_id.startswith(NEVER_CHALLENGE)
 
 
 def one_ply(state: Any, seat: int, options: Sequence[str]) -> str:
@@ -185,7 +109,7 @@ def card_reply(state: Any, seat: int, options: Sequence[str], every: bool = Fals
     if (top.kind if top is not None else state.phase) != "action":
         return None
     if every:
-        return one_ply(state, seat, [o for o in options if not o.startswith(NEVER_CHALLENGE)])
+        return one_ply(state, seat, [o for o in options if challenger(o, "action")])
     own = policy_choice(state, seat, options)
     cards = [o for o in options if o.startswith(CARDS)]
     if not cards or cards == [own]:

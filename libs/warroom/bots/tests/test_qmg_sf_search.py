@@ -74,7 +74,7 @@ def test_decisions_but_the_action_step_answer_the_heuristic_choice_without_playo
 
 def test_action_step_is_searched_and_screens_only_card_choices() -> None:
     """The Action step's search plays options out, and no removal of an own piece or
-    declaration of war challenges the baseline, but war on a country with a Victory Star."""
+    declaration of war challenges the baseline."""
     state = _reach(3, "action", AXIS, skip=1)
     position = position_for(SF, state, AXIS, SF.decision(state))
     ids = position.option_ids()
@@ -89,10 +89,7 @@ def test_action_step_is_searched_and_screens_only_card_choices() -> None:
     world, decision = search._sample()
     challengers = search._open(world, decision, ids)
     assert set(challengers) == {
-        i
-        for i in ids
-        if i != search.baseline
-        and (not i.startswith(("rm", "war")) or i in ("war0", "war2", "war3"))
+        i for i in ids if i != search.baseline and not i.startswith(("rm", "war"))
     }
 
 
@@ -186,39 +183,3 @@ def test_the_registered_policy_models_the_reply_for_both_sides_and_walks() -> No
         state = _card_choice(side)
         ids = [o for o, _ in qmg_sf_turn.options(state)]
         assert policy.reply(state, side, ids, 1 - side) == qmg_sf.card_reply(state, side, ids)
-
-
-def test_war_on_a_star_country_challenges_and_the_playout_attacks_it() -> None:
-    """War on Yugoslavia, Greece or Iraq may challenge the Action step's baseline (not on
-    Bulgaria, nor a removal); a playout follows the declaration with a Desperate Attack on the
-    country's star from the largest adjacent force, and a Desperate Attack's target is searched
-    only among attacks on a minor country's star."""
-    from warroom.games.qmg_sf.content import tables
-
-    assert all(qmg_sf.challenger(w, "action") for w in ("war0", "war2", "war3"))
-    assert not any(qmg_sf.challenger(o, "action") for o in ("war1", "rm30"))
-    yugoslavia = tables().space_ids.index("yugoslavia")
-    assert qmg_sf.challenger(f"a1-6-{yugoslavia}", "da_attack")
-    assert not qmg_sf.challenger("a1-6-12", "da_attack")
-    assert not qmg_sf.challenger("skip", "da_attack")
-    policy = qmg_sf.search_policy()
-    for state, kind, seat, ids, _ in _decisions(qmg_sf.search_policy(reply_for=())):
-        if kind != "action" or "war0" not in ids or "da" not in ids:
-            continue
-        after = SF.apply(state, seat, "war0").state
-        if qmg_sf.war_follow_up(after, seat, [o for o, _ in qmg_sf_turn.options(after)]) is None:
-            continue
-        assert qmg_sf.war_follow_up(state, seat, ids) is None
-        assert policy.choose(after, seat, [o for o, _ in qmg_sf_turn.options(after)]) == "da"
-        after = SF.apply(after, seat, "da").state
-        while (decision := SF.decision(after)) is not None and decision.kind == "pay":
-            pay = [o.id for o in decision.options_for(seat)]
-            after = SF.apply(after, seat, policy.choose(after, seat, pay)).state
-        assert decision is not None and decision.kind == "da_attack"
-        attacks = [o.id for o in decision.options_for(seat)]
-        chosen = policy.choose(after, seat, attacks)
-        assert int(chosen.split("-")[-1]) == yugoslavia
-        on_it = [a for a in attacks if int(a.split("-")[-1]) == yugoslavia]
-        assert chosen == max(on_it, key=lambda a: qmg_sf._force(after, a))
-        return
-    raise AssertionError("no declaration of war followed by an attack")
