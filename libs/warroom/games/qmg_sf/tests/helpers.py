@@ -64,6 +64,15 @@ def act(s: SfState, option: str) -> SfState:
     return RULES.apply(s, d.seats[0], option).state
 
 
+def desperate_attack(
+    s: SfState, paid: tuple[int, int], faction: int, source: str, target: str
+) -> SfState:
+    """The Action step's Desperate Attack: discard the two `paid` cards, then attack `target`
+    with `faction`'s force from `source` (space ids)."""
+    s = act(act(act(s, "da"), f"d{paid[0]}"), f"d{paid[1]}")
+    return act(s, f"a{faction}-{sp(source)}-{sp(target)}")
+
+
 def kind_of(s: SfState) -> str:
     """The pending decision kind."""
     d = RULES.decision(s)

@@ -6,7 +6,16 @@ from warroom.games.qmg_sf import board, combat, effects, supply, turn
 from warroom.games.qmg_sf.content import COUNTRIES
 from warroom.games.qmg_sf.movement import destinations
 from warroom.games.qmg_sf.state import ALLIES, AXIS, OFF, Ctx, SfState
-from warroom.games.qmg_sf.tests.helpers import act, blank, hand, ids, kind_of, put, sp
+from warroom.games.qmg_sf.tests.helpers import (
+    act,
+    blank,
+    desperate_attack,
+    hand,
+    ids,
+    kind_of,
+    put,
+    sp,
+)
 
 
 def test_taranto_raid_needs_a_uk_carrier_on_the_board() -> None:
@@ -87,8 +96,7 @@ def test_sea_combat_carrier_ranks_and_naval_combat() -> None:
     put(s, "Pact", "fleet", "gulf_of_sidra")
     hand(s, ALLIES, 7, 8)
     hand(s, AXIS, 53)
-    s = act(act(act(s, "da"), "d7"), "d8")
-    s = act(s, f"a2-{sp('ionian')}-{sp('gulf_of_sidra')}")
+    s = desperate_attack(s, (7, 8), 2, "ionian", "gulf_of_sidra")
     s = act(s, f"rm{pact_carrier}")
     assert sorted(ids(s)) == sorted(["stop", f"rm{plane}", f"rm{fleet}"])
     s = act(s, f"rm{plane}")
@@ -168,8 +176,7 @@ def test_sea_combat_fleet_loss_takes_its_cargo() -> None:
     fleet = put(s, "UK", "fleet", "gulf_of_sidra")
     inf = put(s, "UK", "infantry", "gulf_of_sidra", on=fleet)
     hand(s, AXIS, 55, 56)
-    s = act(act(act(s, "da"), "d55"), "d56")
-    s = act(s, f"a1-{sp('ionian')}-{sp('gulf_of_sidra')}")
+    s = desperate_attack(s, (55, 56), 1, "ionian", "gulf_of_sidra")
     assert f"rm{inf}" not in ids(s) and f"rm{fleet}" in ids(s)
     s = act(s, f"rm{fleet}")
     assert s.loc[inf] == OFF and s.combat is None
@@ -194,8 +201,7 @@ def test_mcf_cannot_attack_or_support_an_attack() -> None:
     put(s, "Pact", "infantry", "albania")
     put(s, "Pact", "infantry", "albania")
     hand(s, ALLIES, 21, 24)
-    s = act(act(act(s, "da"), "d21"), "d24")
-    s = act(s, f"a2-{sp('athens')}-{sp('albania')}")
+    s = desperate_attack(s, (21, 24), 2, "athens", "albania")
     s = act(s, next(o for o in ids(s) if o.startswith("rm")))
     assert kind_of(s) == "c_cont" and "rm-mcf" not in ids(s)
 
@@ -208,8 +214,7 @@ def test_mcf_defends_like_infantry() -> None:
     put(s, "Pact", "infantry", "albania")
     inf = put(s, "Pact", "infantry", "albania")
     hand(s, AXIS, 55, 56)
-    s = act(act(act(s, "da"), "d55"), "d56")
-    s = act(s, f"a1-{sp('albania')}-{sp('athens')}")
+    s = desperate_attack(s, (55, 56), 1, "albania", "athens")
     s = act(s, "rm-mcf")
     assert kind_of(s) == "c_cont" and f"rm{inf}" in ids(s)
 
@@ -252,8 +257,7 @@ def _axis_attacks_el_alamein(fleet_space: str) -> tuple[SfState, int, int]:
     put(s, "UK", "infantry", "el_alamein")
     hand(s, AXIS, 55, 56, 53)  # Regia Marina: Naval Combat (Pact)
     hand(s, ALLIES, 5, 19)  # Mediterranean Station: Naval Combat; Syria-Lebanon: Exchange
-    s = act(act(act(s, "da"), "d55"), "d56")
-    return act(s, f"a1-{sp('tobruk')}-{sp('el_alamein')}"), fleet, uk
+    return desperate_attack(s, (55, 56), 1, "tobruk", "el_alamein"), fleet, uk
 
 
 def test_land_naval_combat_counters_a_defending_fleet_loss() -> None:
@@ -267,8 +271,7 @@ def test_land_naval_combat_counters_a_defending_fleet_loss() -> None:
     put(s, "UK", "infantry", "el_alamein")
     uk_fleet = put(s, "UK", "fleet", "eastern_med")
     hand(s, AXIS, 55, 56, 53)
-    s = act(act(act(s, "da"), "d55"), "d56")
-    s = act(s, f"a1-{sp('tobruk')}-{sp('el_alamein')}")
+    s = desperate_attack(s, (55, 56), 1, "tobruk", "el_alamein")
     s = act(s, f"rm{uk_fleet}")
     assert kind_of(s) == "c_aa_atk" and ids(s) == ["pass", "nc53"]
     s = act(s, "nc53")

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from warroom.games.qmg_sf import combat
 from warroom.games.qmg_sf.state import ALLIES, AXIS, UK, SfState
-from warroom.games.qmg_sf.tests.helpers import act, blank, hand, ids, kind_of, pieces, put, sp
+from warroom.games.qmg_sf.tests.helpers import (
+    act,
+    blank,
+    desperate_attack,
+    hand,
+    ids,
+    kind_of,
+    pieces,
+    put,
+    sp,
+)
 
 
 def attack_el_alamein(*defenders: str, allies_hand: tuple[int, ...] = ()) -> SfState:
@@ -71,8 +81,7 @@ def test_last_attacking_piece_cannot_be_removed() -> None:
     put(s, "UK", "infantry", "el_alamein")
     put(s, "UK", "infantry", "el_alamein")
     hand(s, AXIS, 55, 56)
-    s = act(act(act(s, "da"), "d55"), "d56")
-    s = act(s, f"a1-{sp('tobruk')}-{sp('el_alamein')}")
+    s = desperate_attack(s, (55, 56), 1, "tobruk", "el_alamein")
     s = act(s, next(o for o in ids(s) if o.startswith("rm")))
     assert ids(s) == ["stop"]
 
@@ -88,8 +97,7 @@ def test_withdraw_navy_takes_carried_airplane() -> None:
     put(s, "UK", "infantry", "egypt")
     hand(s, AXIS, 55, 56)
     hand(s, ALLIES, 12)  # Force H: Withdraw Navy
-    s = act(act(act(s, "da"), "d55"), "d56")
-    s = act(s, f"a1-{sp('ionian')}-{sp('gulf_of_sidra')}")
+    s = desperate_attack(s, (55, 56), 1, "ionian", "gulf_of_sidra")
     assert f"rm{carrier}" not in ids(s) and f"rm{plane}" in ids(s)  # the airplane goes first
     s = act(s, f"wn12-{carrier}-{sp('eastern_med')}")
     assert s.loc[carrier] == s.loc[plane] == sp("eastern_med") and s.combat is None
@@ -115,8 +123,7 @@ def test_french_last_piece_gets_no_support() -> None:
     for _ in range(3):
         put(s, "Pact", "infantry", "syria_lebanon")
     hand(s, ALLIES, 21, 24)
-    s = act(act(act(s, "da"), "d21"), "d24")
-    s = act(s, f"a2-{sp('palestine_jordan')}-{sp('syria_lebanon')}")
+    s = desperate_attack(s, (21, 24), 2, "palestine_jordan", "syria_lebanon")
     assert kind_of(s) == "c_fr"  # the French infantry "may be included"
     s = act(s, "with")
     assert s.combat is not None and sorted(s.combat.force) == sorted([fr, uk])

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from warroom.games.qmg_sf import combat
 from warroom.games.qmg_sf.state import ALLIES, AXIS, FRANCE, UK, Ctx, SfState
-from warroom.games.qmg_sf.tests.helpers import act, blank, hand, ids, kind_of, move, pieces, put, sp
+from warroom.games.qmg_sf.tests.helpers import (
+    act,
+    blank,
+    desperate_attack,
+    hand,
+    ids,
+    kind_of,
+    move,
+    pieces,
+    put,
+    sp,
+)
 
 
 def _axis_attacks_tobruk_from_sea(second_piece: bool = False) -> tuple[SfState, int, int, int]:
@@ -20,8 +31,7 @@ def _axis_attacks_tobruk_from_sea(second_piece: bool = False) -> tuple[SfState, 
     put(s, "UK", "infantry", "tobruk")
     put(s, "UK", "infantry", "tobruk")
     hand(s, AXIS, 55, 56)
-    s = act(act(act(s, "da"), "d55"), "d56")
-    return act(s, f"a1-{sp('gulf_of_sidra')}-{sp('tobruk')}"), carrier, inf, spare
+    return desperate_attack(s, (55, 56), 1, "gulf_of_sidra", "tobruk"), carrier, inf, spare
 
 
 def test_fleet_carrying_last_attacker_cannot_pay_to_continue() -> None:
@@ -76,8 +86,7 @@ def _allies_attack_gulf_of_sidra(*allies_hand: int) -> tuple[SfState, int]:
     put(s, "Pact", "fleet", "gulf_of_sidra")
     plane = put(s, "Pact", "airplane", "tobruk")
     hand(s, ALLIES, *allies_hand, 21, 24)
-    s = act(act(act(s, "da"), "d21"), "d24")
-    return act(s, f"a2-{sp('eastern_med')}-{sp('gulf_of_sidra')}"), plane
+    return desperate_attack(s, (21, 24), 2, "eastern_med", "gulf_of_sidra"), plane
 
 
 def test_attacker_anti_air_in_sea_combat() -> None:
@@ -102,8 +111,7 @@ def test_defender_anti_air_ends_round_when_attacker_removes_airplane_at_sea() ->
     put(s, "UK", "fleet", "ionian")
     hand(s, ALLIES, 2, 8)  # Faith, Hope & Charity; Desert Air Force: both Anti-Air
     hand(s, AXIS, 55, 56)
-    s = act(act(act(s, "da"), "d55"), "d56")
-    s = act(s, f"a1-{sp('sicily')}-{sp('ionian')}")
+    s = desperate_attack(s, (55, 56), 1, "sicily", "ionian")
     s = act(s, "aa2")
     assert kind_of(s) == "c_cont" and f"rm{a1}" in ids(s)
     s = act(s, f"rm{a1}")
@@ -121,8 +129,7 @@ def _allies_attack_syria(*kinds: str, pact: int = 1, allies_hand: tuple[int, ...
     for _ in range(pact):
         put(s, "Pact", "infantry", "syria_lebanon")
     hand(s, ALLIES, *allies_hand, 21, 24)
-    s = act(act(act(s, "da"), "d21"), "d24")
-    return act(s, f"a{UK}-{sp('palestine_jordan')}-{sp('syria_lebanon')}")
+    return desperate_attack(s, (21, 24), UK, "palestine_jordan", "syria_lebanon")
 
 
 def test_french_infantry_may_be_left_out_of_a_uk_force() -> None:

@@ -15,6 +15,7 @@ from warroom.games.qmg_sf.tests.helpers import (
     RULES,
     act,
     blank,
+    desperate_attack,
     hand,
     ids,
     kind_of,
@@ -220,8 +221,7 @@ def test_winter_blocks_sustain_attack_except_desert() -> None:
         put(s, "Pact", "infantry", src)
         put(s, "Pact", "infantry", src)
         hand(s, AXIS, 55, 56, 51)
-        s = act(act(act(s, "da"), "d55"), "d56")
-        s = act(s, f"a1-{sp(src)}-{sp(target)}")
+        s = desperate_attack(s, (55, 56), 1, src, target)
         s = act(s, next(o for o in ids(s) if o.startswith("rm")))
         assert ("sa51" in ids(s)) == allowed, (round_, target)
 
@@ -235,8 +235,7 @@ def test_spring_blocks_advance_except_desert() -> None:
         inf = put(s, "Pact", "infantry", "rome")
         put(s, "Pact", "infantry", "rome")
         hand(s, AXIS, 55, 56, 52)
-        s = act(act(act(s, "da"), "d55"), "d56")
-        s = act(s, f"a1-{sp('rome')}-{sp('yugoslavia')}")
+        s = desperate_attack(s, (55, 56), 1, "rome", "yugoslavia")
         s = act(s, "rm-mcf")
         assert (kind_of(s) == "c_adv") == allowed
         if allowed:
