@@ -419,7 +419,7 @@ def _action_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ct
 
 def _supply_removals(state: CwState, frame: Frame, ctx: Ctx) -> None:
     pop(state)
-    push(state, Frame("supply_air", bloc=frame.bloc))
+    _remove_unsupplied_air(state, frame.bloc, ctx)
     for p in out_of_supply(state, frame.bloc):
         if piece_nat(p) == NATIONALIST:
             continue
@@ -469,14 +469,13 @@ def _supply_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ct
         do_organic(state, seat, int(option[8:]), ctx)
 
 
-@auto("supply_air")
-def _supply_air(state: CwState, frame: Frame, ctx: Ctx) -> None:
-    pop(state)
+def _remove_unsupplied_air(state: CwState, bloc: int, ctx: Ctx) -> None:
+    """The Supply step's out-of-supply Air Forces go with the Armies and Navies: an Air Force
+    is out of supply when its Army or Navy is, so it is removed, not left without its host
+    (which would offer the orphaned Air Force's paid relocation)."""
     supply = board.Supply(state)
     for p in list(state.pieces):
-        own_air = (
-            piece_bloc(p) == frame.bloc and piece_kind(p) == AIR and piece_nat(p) != NATIONALIST
-        )
+        own_air = piece_bloc(p) == bloc and piece_kind(p) == AIR and piece_nat(p) != NATIONALIST
         if own_air and not supply.supplied(p):
             ctx.log(f"out of supply: the {piece_label(p)} is removed")
             state.remove_piece(p)

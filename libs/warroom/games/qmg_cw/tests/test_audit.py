@@ -375,3 +375,23 @@ def test_a_teammate_may_use_its_after_you_build_an_army_card_on_the_others_army(
         state = act(state, seat, "pass")
     assert west not in state.pieces
     assert state.esc[SOV * 3 + WEST] == 1
+
+
+def test_supply_step_removes_an_out_of_supply_air_force_with_its_army() -> None:
+    """ "Supply step: Remove your out-of-supply pieces from the board"; "An Air Force is in
+    supply if it is in the same space as a supplied Army or Navy of the same nationality".
+    The Air Force of an out-of-supply Army is itself out of supply and goes with it: it is not
+    an orphan that may pay to relocate next door (to an Army paid for by Organic Supply)."""
+    pieces = [
+        ("turkey", "soviet", "army"),
+        ("middle_east", "soviet", "army"),
+        ("middle_east", "soviet", "air"),
+    ]
+    state = scenario("3p", pieces=pieces, active=SOV, step="supply")
+    seat = state.bloc_seats(SOV)[0]
+    give(state, seat, "hand", state.seats[seat].deck[:3])
+    state = act(state, seat, f"organic:{pc('turkey', 'soviet', 'army')}")
+    state = act(state, seat, options(state, seat)[0])
+    state = act(state, seat, "done")
+    assert kind(state) == "discard_step"
+    assert state.pieces == [pc("turkey", "soviet", "army")]
