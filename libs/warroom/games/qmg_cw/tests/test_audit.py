@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from warroom.games.qmg_cw import board
+from warroom.games.qmg_cw.content import NATS
 from warroom.games.qmg_cw.effects import card
+from warroom.games.qmg_cw.scoring import phase_points
 from warroom.games.qmg_cw.state import ARMY, NA, NATIONALIST, SOV, WEST, CwState
 from warroom.games.qmg_cw.turn import REALLOC_TYPES as REALLOC
 
@@ -395,3 +397,57 @@ def test_supply_step_removes_an_out_of_supply_air_force_with_its_army() -> None:
     state = act(state, seat, "done")
     assert kind(state) == "discard_step"
     assert state.pieces == [pc("turkey", "soviet", "army")]
+
+
+def test_a_navy_is_never_built_where_the_bloc_has_a_navy() -> None:
+    """ "Each Bloc may have at most one Navy per Sea space": a Build Navy next to Moscow offers
+    the Arctic Ocean only while no Soviet Navy is there."""
+    pieces = [("moscow", "soviet", "army"), ("arctic_ocean", "soviet", "navy")]
+    state = scenario(pieces=pieces, active=SOV, step="action")
+    seat = state.bloc_seats(SOV)[0]
+    build = next(c for c in state.seats[seat].deck if card(c).type == "build_navy")
+    give(state, seat, "hand", [build])
+    state = act(state, seat, f"play:{build}")
+    assert kind(state) == "fx_build"
+    assert f"p:1:{sp('arctic_ocean')}" not in options(state, seat)
+    state.pieces.remove(pc("arctic_ocean", "soviet", "navy"))
+    assert f"p:1:{sp('arctic_ocean')}" in options(state, seat)
+
+
+def test_rebase_builds_the_air_force_with_a_supplied_army_elsewhere() -> None:
+    """Rebase: "Discard any card from hand to remove one of your Air Forces from the board and
+    build it elsewhere" - a build, so only beside a supplied Army or Navy of its nationality
+    (Ukraine), never with the out-of-supply Army in Korea nor where it already is."""
+    pieces = [
+        ("moscow", "soviet", "army"),
+        ("moscow", "soviet", "air"),
+        ("ukraine", "soviet", "army"),
+        ("korea", "soviet", "army"),
+    ]
+    state = scenario(pieces=pieces, active=SOV, step="air")
+    seat = state.bloc_seats(SOV)[0]
+    give(state, seat, "hand", state.seats[seat].deck[:1])
+    air = pc("moscow", "soviet", "air")
+    assert [o for o in options(state, seat) if o.startswith("rebase:")] == [
+        f"rebase:{air}:{sp('ukraine')}"
+    ]
+
+
+def test_a_supply_token_serves_its_own_nationality_uncontested() -> None:
+    """Supply tokens: "A piece can never trace supply or earn a bonus Victory Point from a
+    different nationality's Supply token" and "An enemy piece in the same space as your Supply
+    token still has the effect of contesting the space, spoiling the token's supply and Victory
+    Point benefits" (a Chinese token in Korea)."""
+    chinese = 8 * sp("korea") + NATS.index("chinese")
+    state = scenario(pieces=[("korea", "soviet", "army")])
+    state.tokens = [chinese]
+    assert not board.Supply(state).supplied(pc("korea", "soviet", "army"))
+    assert phase_points(state) == [1, 0, 0]
+    state = scenario(pieces=[("korea", "chinese", "army")])
+    state.tokens = [chinese]
+    assert board.Supply(state).supplied(pc("korea", "chinese", "army"))
+    assert phase_points(state) == [0, 0, 2]
+    state = scenario(pieces=[("korea", "chinese", "army"), ("korea", "western", "army")])
+    state.tokens = [chinese]
+    assert not board.Supply(state).supplied(pc("korea", "chinese", "army"))
+    assert phase_points(state) == [0, 1, 1]

@@ -352,3 +352,107 @@ def test_decima_flottiglia_counts_a_transported_pact_infantry() -> None:
     pact_fleet = put(s, "Pact", "fleet", "tyrrhenian")
     put(s, "Germany", "airplane", "tyrrhenian", on=pact_fleet)
     assert not effects.playable(s, AXIS, 39)
+
+
+def test_defender_removes_only_support_of_a_defending_faction() -> None:
+    """ "Remove an airplane or fleet adjacent to the attacked space, of the same faction as a
+    defending piece": with only a UK infantry in El Alamein, the UK airplane in Egypt may be
+    lost instead, the USA airplane beside it may not."""
+    s = blank(phase="action", active=AXIS, round_=8)
+    put(s, "Pact", "infantry", "tobruk")
+    uk = put(s, "UK", "infantry", "el_alamein")
+    usa_plane = put(s, "USA", "airplane", "egypt")
+    uk_plane = put(s, "UK", "airplane", "egypt")
+    put(s, "UK", "infantry", "egypt")
+    hand(s, AXIS, 50, 51)
+    s = desperate_attack(s, (50, 51), 1, "tobruk", "el_alamein")
+    assert kind_of(s) == "c_def"
+    assert sorted(ids(s)) == sorted([f"rm{uk}", f"rm{uk_plane}"])
+    assert f"rm{usa_plane}" not in ids(s)
+
+
+def test_attacker_support_must_be_supplied() -> None:
+    """ "When you continue an attack ... you may remove a supplied airplane or fleet from any
+    space adjacent to the attacked space": an unsupplied UK airplane in Benghazi (cut off by
+    the Pact infantry in Tobruk and the Pact fleet in Gulf of Gabes) cannot pay to continue."""
+    s = blank(phase="action", active=ALLIES, round_=8)
+    force = [put(s, "UK", "infantry", "el_alamein") for _ in range(2)]
+    s.control[sp("benghazi")] = ALLIES
+    s.control[sp("western_desert")] = ALLIES
+    plane = put(s, "UK", "airplane", "benghazi")
+    put(s, "Pact", "fleet", "gulf_of_gabes")
+    first = put(s, "Pact", "infantry", "tobruk")
+    put(s, "Pact", "infantry", "tobruk")
+    assert not supply.is_supplied(s, plane) and supply.is_supplied(s, force[0])
+    hand(s, ALLIES, 7, 8)
+    s = desperate_attack(s, (7, 8), 2, "el_alamein", "tobruk")
+    s = act(s, f"rm{first}")
+    assert kind_of(s) == "c_cont"
+    assert sorted(ids(s)) == sorted(["stop", *(f"rm{p}" for p in force)])
+
+
+def _advance_position(cut_off: bool) -> SfState:
+    """A UK infantry alone in El Alamein has just cleared Tobruk; Operation Crusader (Advance!)
+    in hand. With `cut_off`, a Pact fleet in Gulf of Sidra (and the Pact infantry in Western
+    Desert beside the emptied El Alamein) would leave it unsupplied in Tobruk."""
+    s = blank(phase="action", active=ALLIES, round_=8)
+    put(s, "UK", "infantry", "el_alamein")
+    put(s, "UK", "infantry", "egypt")
+    put(s, "Pact", "infantry", "western_desert")
+    if cut_off:
+        put(s, "Pact", "fleet", "gulf_of_sidra")
+    defender = put(s, "Pact", "infantry", "tobruk")
+    hand(s, ALLIES, 7, 8, 16)
+    s = desperate_attack(s, (7, 8), 2, "el_alamein", "tobruk")
+    return act(s, f"rm{defender}")
+
+
+def test_advance_only_where_the_piece_would_be_supplied() -> None:
+    """Advance!: "The advancing piece must follow the normal movement rules. In particular,
+    you cannot advance if your piece would be unsupplied" (El Alamein, once left, is
+    interdicted by the Pact infantry in Western Desert)."""
+    assert kind_of(_advance_position(cut_off=False)) == "c_adv"
+    assert kind_of(_advance_position(cut_off=True)) == "move2"
+
+
+def test_exchange_removes_a_defender_of_the_cards_faction() -> None:
+    """Exchange: "The defending piece you remove as the result of the attack must belong to
+    the same faction as the card you used": a USA Exchange card (Arsenal of Democracy) in
+    El Alamein may go with the USA infantry, not with the UK one."""
+    s = blank(phase="action", active=AXIS, round_=8)
+    put(s, "Pact", "infantry", "tobruk")
+    put(s, "Pact", "infantry", "tobruk")
+    uk = put(s, "UK", "infantry", "el_alamein")
+    usa = put(s, "USA", "infantry", "el_alamein")
+    hand(s, AXIS, 50, 51)
+    hand(s, ALLIES, 26)
+    s = desperate_attack(s, (50, 51), 1, "tobruk", "el_alamein")
+    assert sorted(ids(s)) == sorted([f"rm{uk}", f"rm{usa}", f"ex26-{usa}"])
+
+
+def test_an_airplane_loads_only_onto_an_adjacent_fleet() -> None:
+    """ "An airplane cannot move two spaces and load onto fleet. It can only load from a land
+    space adjacent to a fleet", while it may fly two spaces onto a carrier ("This includes
+    moving to or from a carrier")."""
+    s = blank(phase="move1", active=AXIS)
+    plane = put(s, "Pact", "airplane", "rome")
+    far_fleet = put(s, "Pact", "fleet", "ionian")
+    carrier = put(s, "Pact", "carrier", "ionian")
+    near_fleet = put(s, "Pact", "fleet", "tyrrhenian")
+    dests = destinations(s, plane, "move1")
+    assert (sp("tyrrhenian"), near_fleet) in dests and (sp("ionian"), carrier) in dests
+    assert (sp("ionian"), far_fleet) not in dests
+
+
+def test_second_movement_moves_tanks_and_fleets_only() -> None:
+    """Second Movement step: "Tanks, fleets, and carriers may move. Tanks may not load onto
+    fleets"; "Infantry and airplanes may not move, except to unload from a fleet"."""
+    s = blank(phase="move2", active=AXIS)
+    inf = put(s, "Pact", "infantry", "rome")
+    tank = put(s, "Pact", "tank", "rome")
+    plane = put(s, "Pact", "airplane", "rome")
+    fleet = put(s, "Pact", "fleet", "tyrrhenian")
+    moves = [o for o in ids(s) if o.startswith("m")]
+    assert {o.split("-")[0] for o in moves} == {f"m{tank}", f"m{fleet}"}
+    assert f"m{tank}-{sp('tyrrhenian')}-{fleet}" not in moves
+    assert not any(o.startswith((f"m{inf}-", f"m{plane}-")) for o in moves)
