@@ -451,3 +451,27 @@ def test_a_supply_token_serves_its_own_nationality_uncontested() -> None:
     state.tokens = [chinese]
     assert not board.Supply(state).supplied(pc("korea", "chinese", "army"))
     assert phase_points(state) == [0, 1, 1]
+
+
+def test_a_battle_needs_a_supplied_attacker_not_a_supplied_defender() -> None:
+    """Supply and Battle: "An Army or Navy must be in supply to initiate a battle" and
+    "Defending Armies and Navies do not need to be in supply": the supplied Soviet Army in
+    contested Ukraine may battle the (out-of-supply) Western Army there; the Soviet Army in
+    Turkey, out of supply, may not battle the Western Army beside it."""
+    pieces = [
+        ("moscow", "soviet", "army"),
+        ("ukraine", "soviet", "army"),
+        ("ukraine", "western", "army"),
+        ("turkey", "soviet", "army"),
+        ("turkey", "western", "army"),
+    ]
+    state = scenario(pieces=pieces, active=SOV, step="action")
+    supply = board.Supply(state)
+    assert supply.supplied(pc("ukraine", "soviet", "army"))
+    assert not supply.supplied(pc("ukraine", "western", "army"))
+    assert not supply.supplied(pc("turkey", "soviet", "army"))
+    seat = state.bloc_seats(SOV)[0]
+    battle = next(c for c in state.seats[seat].deck if card(c).type == "land_battle")
+    give(state, seat, "hand", [battle])
+    state = act(state, seat, f"play:{battle}")
+    assert options(state, seat) == [f"x:{pc('ukraine', 'western', 'army')}", "skip"]

@@ -456,3 +456,40 @@ def test_second_movement_moves_tanks_and_fleets_only() -> None:
     assert {o.split("-")[0] for o in moves} == {f"m{tank}", f"m{fleet}"}
     assert f"m{tank}-{sp('tyrrhenian')}-{fleet}" not in moves
     assert not any(o.startswith((f"m{inf}-", f"m{plane}-")) for o in moves)
+
+
+def test_an_unsupplied_defending_airplane_may_be_lost_instead() -> None:
+    """ "When defending, instead of removing a piece from the attacked space, you may remove an
+    airplane or fleet (supplied or unsupplied) from a space adjacent to the attacked space":
+    the UK airplane in Benghazi, cut off (the Pact infantry in Western Desert and the Pact
+    fleet in Gulf of Sidra interdict every way out), may go for the UK infantry in Tobruk."""
+    s = blank(phase="action", active=AXIS, round_=8)
+    fleet = put(s, "Pact", "fleet", "gulf_of_sidra")
+    put(s, "Pact", "infantry", "gulf_of_sidra", on=fleet)
+    put(s, "Pact", "infantry", "western_desert")
+    s.control[sp("tobruk")] = ALLIES
+    s.control[sp("benghazi")] = ALLIES
+    defender = put(s, "UK", "infantry", "tobruk")
+    plane = put(s, "UK", "airplane", "benghazi")
+    assert not supply.is_supplied(s, plane)
+    hand(s, AXIS, 50, 51)
+    s = desperate_attack(s, (50, 51), 1, "gulf_of_sidra", "tobruk")
+    assert kind_of(s) == "c_def" and sorted(ids(s)) == sorted([f"rm{defender}", f"rm{plane}"])
+
+
+def test_after_withdraw_navy_a_remaining_defender_is_still_removed() -> None:
+    """Withdraw Navy: "If you still have any pieces remaining in the attacked space after using
+    a Withdraw Navy, you must still remove one of them as the result of the attack" - one of
+    them, with no second reaction and no adjacent support."""
+    s = blank(phase="action", active=AXIS, round_=8)
+    put(s, "Pact", "fleet", "ionian")
+    put(s, "Pact", "infantry", "sicily")
+    first = put(s, "UK", "fleet", "gulf_of_sidra")
+    second = put(s, "UK", "fleet", "gulf_of_sidra")
+    put(s, "UK", "fleet", "eastern_med")
+    put(s, "UK", "infantry", "egypt")
+    hand(s, AXIS, 55, 56)
+    hand(s, ALLIES, 12, 13)  # Force H, Malta Convoy: Withdraw Navy
+    s = desperate_attack(s, (55, 56), 1, "ionian", "gulf_of_sidra")
+    s = act(s, f"wn12-{first}-{sp('eastern_med')}")
+    assert kind_of(s) == "c_defrm" and ids(s) == [f"rm{second}"]
