@@ -475,3 +475,27 @@ def test_a_battle_needs_a_supplied_attacker_not_a_supplied_defender() -> None:
     give(state, seat, "hand", [battle])
     state = act(state, seat, f"play:{battle}")
     assert options(state, seat) == [f"x:{pc('ukraine', 'western', 'army')}", "skip"]
+
+
+def test_one_teammate_prepares_in_the_espionage_step_from_its_own_hand() -> None:
+    """Team Play: "Only one teammate may prepare a card during the Espionage step", and "In
+    order to prepare an Espionage card, you must first discard a card from hand (your teammate
+    cannot discard a card on your behalf)": each teammate is offered only its own cards, and
+    once one prepares, the step is over for both."""
+    state = scenario("4p", pieces=[("india", "indian", "army")], active=NA, step="esp_step")
+    hands = {}
+    for seat in state.bloc_seats(NA):
+        deck = state.seats[seat].deck
+        spy = next(c for c in deck if card(c).type == "espionage")
+        other = next(c for c in deck if card(c).type != "espionage")
+        give(state, seat, "hand", [spy, other])
+        hands[seat] = (spy, other)
+    for seat, (_, other) in hands.items():
+        assert options(state, seat) == [f"espdisc:{other}", "pass", "remove"]
+    first = state.bloc_seats(NA)[0]
+    spy, other = hands[first]
+    state = act(state, first, f"espdisc:{other}")
+    state = act(state, first, f"esp:{spy}")
+    assert state.seats[first].espionage == [spy]
+    assert other in state.seats[first].discard_down
+    assert kind(state) != "esp_step"

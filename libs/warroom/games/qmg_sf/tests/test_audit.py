@@ -493,3 +493,17 @@ def test_after_withdraw_navy_a_remaining_defender_is_still_removed() -> None:
     s = desperate_attack(s, (55, 56), 1, "ionian", "gulf_of_sidra")
     s = act(s, f"wn12-{first}-{sp('eastern_med')}")
     assert kind_of(s) == "c_defrm" and ids(s) == [f"rm{second}"]
+
+
+def test_the_french_infantry_is_conscripted_at_a_uk_supply_flag() -> None:
+    """Conscription: "This piece must be deployed in or adjacent to a Supply Flag space of its
+    faction", and the French infantry "May use any United Kingdom Supply Flag as if it were a
+    French Supply Flag" (South Atlantic: Gibraltar; Red Sea: Egypt, Palestine-Jordan, Arabia).
+    USA pieces are not conscripted before USA at War ("cannot move or be deployed")."""
+    s = blank(phase="action", active=ALLIES)
+    put(s, "UK", "infantry", "arabia")
+    hand(s, ALLIES, 7)
+    assert [o for o in ids(s) if o.startswith("cons")] == ["cons2.0", "cons4.0"]
+    s = act(act(s, "cons4.0"), "d7")
+    spots = ["gibraltar", "egypt", "palestine_jordan", "arabia"]
+    assert kind_of(s) == "cons_place" and sorted(ids(s)) == sorted(f"d{sp(x)}" for x in spots)
