@@ -803,7 +803,7 @@ def prestige_check(s: NcwState, ctx: Ctx) -> None:
     frames: list[Frame] = []
     for p in O.precedence(s):
         virtual = s.prestige[p] + (shift if BLOC_OF[p] == lead else 0)
-        if fake is not None and BLOC_OF[p] != BLOC_OF[fake]:
+        if fake is not None and p != fake:
             virtual -= 1
         row = t.prestige_rows[max(-5, min(5, virtual))]
         s.vp[p] += row.vp

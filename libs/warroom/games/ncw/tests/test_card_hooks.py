@@ -50,14 +50,15 @@ def _check(fake_by: int | None) -> NcwState:
 
 
 def test_fake_news_lowers_the_opponents_prestige_at_the_next_check_only() -> None:
+    """Annex III: "Apply -1 (PP) for your opponents"; 3.1: the ally is an opponent too."""
     rows = tables().prestige_rows
     plain, faked = _check(None), _check(US)
     gain = [faked.vp[p] - plain.vp[p] for p in range(4)]
-    assert gain[US] == gain[EU] == 0
-    for p in (CHINA, RUSSIA):
+    assert gain[US] == 0
+    for p in (EU, CHINA, RUSSIA):
         assert (faked.vp[p] - 20, plain.vp[p] - 20) == (rows[-1].vp, rows[0].vp)
         assert (faked.op_reserve[p], plain.op_reserve[p]) == (rows[-1].op_reserve, 0) == (-1, 0)
-    assert faked.op_reserve[US] == faked.op_reserve[EU] == 0
+    assert faked.op_reserve[US] == 0
     assert faked.flags["perm:fake_news_prestige"] == 0
     again = faked.clone()
     again.stack.clear()

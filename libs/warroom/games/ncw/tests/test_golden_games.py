@@ -80,8 +80,8 @@ def match_game(seed: int) -> tuple[int, str, str]:
 BOT_GAMES = {
     1: (920, "24f3cf751733a2f1", "2a6567e0daa66312"),
     2: (934, "49e4525fb745b29d", "52708849b3e6d752"),
-    3: (867, "d4a2047614d54ece", "bfbcd34130a5c89d"),
-    7: (961, "f61e999d9e6df493", "c085e7db2e9557a9"),
+    3: (864, "4c15a52bd60491f1", "07290932ff41022b"),
+    7: (961, "813ecd7e234900cf", "4c44544e60ccbf58"),
 }
 RANDOM_GAMES = {
     (1001, "4p"): (438, "f1ebbcbc1b990dcd", "21ed4d5dc4fa4de0"),
