@@ -507,3 +507,28 @@ def test_the_french_infantry_is_conscripted_at_a_uk_supply_flag() -> None:
     s = act(act(s, "cons4.0"), "d7")
     spots = ["gibraltar", "egypt", "palestine_jordan", "arabia"]
     assert kind_of(s) == "cons_place" and sorted(ids(s)) == sorted(f"d{sp(x)}" for x in spots)
+
+
+def test_swordfish_night_attack_needs_an_airplane_that_can_fight() -> None:
+    """Swordfish Night Attack: "Attack a water space with a UK force containing an airplane":
+    UK fleets alone cannot, nor with a transported airplane ("An airplane being transported
+    cannot be used in either land or water combat"); an airplane on a carrier joins the sea
+    force, as does an airplane attacking from a land space."""
+    s = blank(phase="action", active=ALLIES)
+    put(s, "UK", "fleet", "eastern_med")
+    put(s, "UK", "infantry", "egypt")
+    put(s, "Pact", "fleet", "gulf_of_sidra")
+    assert not effects.playable(s, ALLIES, 6)
+    fleet = put(s, "UK", "fleet", "eastern_med")
+    put(s, "UK", "airplane", "eastern_med", on=fleet)
+    assert not effects.playable(s, ALLIES, 6)
+    carrier = put(s, "UK", "carrier", "eastern_med")
+    put(s, "UK", "airplane", "eastern_med", on=carrier)
+    assert effects.playable(s, ALLIES, 6)
+    s = blank(phase="action", active=ALLIES)
+    s.control[sp("tobruk")] = ALLIES
+    put(s, "UK", "airplane", "tobruk")
+    put(s, "UK", "infantry", "el_alamein")
+    put(s, "UK", "infantry", "egypt")
+    put(s, "Pact", "fleet", "gulf_of_sidra")
+    assert effects.playable(s, ALLIES, 6)
