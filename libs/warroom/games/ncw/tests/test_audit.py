@@ -1,0 +1,238 @@
+"""Audit cases: one small position per rule, asserting what the rulebook's text says."""
+
+from __future__ import annotations
+
+from warroom.games.ncw import flow
+from warroom.games.ncw import ops as O
+from warroom.games.ncw.content import tables
+from warroom.games.ncw.state import (
+    CHINA,
+    EU,
+    EVENT,
+    OPF_RESERVE_DONE,
+    OPS,
+    RUSSIA,
+    US,
+    VETO_EXTRA,
+    VETO_UNSC,
+    Frame,
+    NcwState,
+    Play,
+)
+from warroom.games.ncw.tests.helpers import act, blank, cid, give, options, with_ops
+
+
+def _check(s: NcwState) -> list[int]:
+    """Run a prestige check on s (no decisions pending) and return each power's VP change."""
+    s.stack.clear()
+    before = s.vp[:]
+    flow.prestige_check(s, flow.Ctx())
+    return [s.vp[p] - before[p] for p in range(4)]
+
+
+# ---------------------------------------------------------------- 4.4.1 prestige checks
+
+
+def test_prestige_leader_bonus_goes_to_a_sole_leader_on_the_real_track() -> None:
+    """4.4.1 step 3: "The player who leads the prestige track at the end of the check scores an
+    additional +3 VPs. Effects of the media track ... are not applied to the Leader Bonus. If two
+    players tie for the first position on the track, neither of them can claim the reward.\""""
+    s = blank()
+    s.prestige, s.media = [2, 0, 0, -2], 0
+    assert _check(s) == [4 + 3, 0, 0, -4]
+    s = blank()
+    s.prestige, s.media = [2, 2, 0, -2], 0
+    assert _check(s) == [4, 4, 0, -4]
+    s = blank()
+    s.prestige, s.media = [2, 0, 1, -2], -2
+    # China counts as +2 (virtual), level with the US, but the bonus reads the real track
+    gains = _check(s)
+    assert gains[US] == 4 + 3 and gains[CHINA] == 4
+
+
+def test_prestige_check_at_minus_five_pays_off_two_ops_of_own_control() -> None:
+    """4.3.2.4: -5 gives "-8 VPs, -2 OPs"; the penalty "can be 'paid off' by a player removing
+    their control of a country/countries"; with nothing controlled only the VPs are lost."""
+    s = blank()
+    s.prestige, s.media = [0, 0, -5, 0], 0
+    assert _check(s)[CHINA] == -8 and not s.stack
+    s = blank()
+    s.prestige, s.media = [0, 0, -5, 0], 0
+    give(s, "China", "laos", "cambodia", "myanmar")
+    _check(s)
+    assert s.stack and s.stack[-1].kind == "debt"
+    assert set(options(s, CHINA)) == {"remove:laos", "remove:cambodia", "remove:myanmar"}
+    s.stack.insert(0, Frame("deploy", seat=0))
+    s = act(s, CHINA, "remove:laos")
+    assert s.stack[-1].kind == "debt"
+    s = act(s, CHINA, "remove:cambodia")
+    assert s.stack[-1].kind != "debt"
+    assert [s.control[cid(n)] for n in ("laos", "cambodia", "myanmar")] == [-1, -1, CHINA]
+
+
+def test_prestige_box_one_gives_an_op_reserve_and_minus_one_a_negative_one() -> None:
+    """4.3.2.4 table: +1 "+1 (MOP)", -1 "-1 (MOP)"; 4.3.2.6: a negative OP reserve on a box that
+    already holds one "remains and the new token will have no effect"."""
+    s = blank()
+    s.prestige, s.media = [1, -1, -1, 0], 0
+    s.op_reserve = [0, 0, -1, 1]
+    _check(s)
+    assert s.op_reserve == [1, -1, -1, 1]
+    s = blank()
+    s.op_reserve = [1, 0, -1, 0]
+    for p in (US, CHINA):
+        O.negative_op_reserve(s, p)
+    assert s.op_reserve[US] == 0 and s.op_reserve[CHINA] == -1
+
+
+# ---------------------------------------------------------------- 4.3.2.6 OP reserve
+
+
+def test_op_reserve_on_an_ops_card_adds_one_up_to_four() -> None:
+    """4.3.2.6: "OPs: The card will have a value of +1 OP, up to a maximum of 4 OPs"; "When
+    playing a card with an OP Reserve on it, an additional OP reserve cannot be placed"."""
+    s = blank()
+    three = next(
+        n
+        for n, c in tables().cards.items()
+        if c.ops == 3 and c.power == US and not c.negative and c.war < 0
+    )
+    play = Play(US, three, OPS, reserve=True)
+    assert flow.ops_value(s, play) == 4
+    s = with_ops(s, US, 3)
+    s.stack[-1] = Frame("ops", seat=US, ops=3, flags=OPF_RESERVE_DONE)
+    assert "reserve" not in options(s, US)
+
+
+# ---------------------------------------------------------------- 3.2 decks
+
+
+def test_turn_four_rebuild_keeps_turn_three_leftovers_and_drops_the_reserve() -> None:
+    """3.2: at turn 4 the deck takes the undealt cards, the discard pile and the leftover pile of
+    turns 1-2, "but not the leftover cards from game turn 3, which are instead used to build the
+    new leftover pile"; 4.3.2.6: the OP reserve "cannot be kept across a change of decade";
+    4.3.3: the extra veto is "to be used during the first decade (only)"."""
+    s = blank()
+    early, late = [110, 114], [31, 30]
+    s.leftover = [*early, *late]
+    s.leftover_split = len(early)
+    s.discard = [87]
+    s.deck = [64]
+    s.op_reserve = [1, -1, 0, 1]
+    s.turn = 4
+    flow.rebuild_deck(s)
+    assert s.leftover == late
+    assert {110, 114, 87, 64} <= set(s.deck) and not set(late) & set(s.deck)
+    assert s.discard == []
+    assert s.op_reserve == [0, -1, 0, 0]
+    assert not any(v & VETO_EXTRA for v in s.vetoes)
+
+
+# ---------------------------------------------------------------- 5.1 / 5.2 victory
+
+
+def _end(s: NcwState, turn: int) -> NcwState:
+    s.turn = turn
+    s.stack.clear()
+    flow.end_of_turn(s, flow.Ctx())
+    return s
+
+
+def test_automatic_victory_ties_go_to_vp_then_prestige_then_media_then_joint() -> None:
+    """5.1: "If more than one player meets this condition ...: 1. The player with the most victory
+    points wins. 2. ... ahead on the prestige track ... 3. ... ahead on the media track ...
+    4. ... the two players will be declared joint winners.\""""
+    s = blank()
+    s.declared = [[9, 10], [], [1, 2], []]
+    s.vp = [30, 20, 31, 20]
+    assert _end(s, 4).winners == (CHINA,)
+    s = blank()
+    s.declared = [[9, 10], [], [1, 2], []]
+    s.vp, s.prestige = [30, 20, 30, 20], [1, 0, 2, 0]
+    assert _end(s, 4).winners == (CHINA,)
+    s = blank()
+    s.declared = [[9, 10], [], [1, 2], []]
+    s.vp, s.prestige, s.media = [30, 20, 30, 20], [2, 0, 2, 0], 1
+    assert _end(s, 4).winners == (US,)
+    s = blank()
+    s.declared = [[9, 10], [], [1, 2], []]
+    s.vp, s.prestige, s.media = [30, 20, 30, 20], [2, 0, 2, 0], 0
+    assert _end(s, 4).winners == (US, CHINA)
+
+
+def test_one_objective_or_turn_one_is_no_automatic_victory() -> None:
+    """5.1: two objectives "by the end of turns 2 to 8"."""
+    s = blank()
+    s.declared = [[9], [], [], []]
+    assert not _end(s, 4).over
+    s = blank()
+    s.declared = [[9, 10], [], [], []]
+    assert not _end(s, 1).over
+
+
+def test_turn_nine_is_won_on_vps_then_prestige_then_media_then_joint() -> None:
+    """5.2: "At the end of turn 9, the player with the most victory points wins, regardless of the
+    number of fulfilled objectives"; ties: prestige, media, joint winners."""
+    s = blank()
+    s.declared = [[9, 10], [], [], []]
+    s.vp = [40, 41, 20, 20]
+    assert _end(s, 9).winners == (EU,)
+    s = blank()
+    s.vp, s.prestige = [41, 41, 20, 20], [1, 2, 0, 0]
+    assert _end(s, 9).winners == (EU,)
+    s = blank()
+    s.vp, s.prestige, s.media = [41, 20, 41, 20], [2, 0, 2, 0], -2
+    assert _end(s, 9).winners == (CHINA,)
+    s = blank()
+    s.vp, s.prestige, s.media = [41, 41, 20, 20], [2, 2, 0, 0], 3
+    assert _end(s, 9).winners == (US, EU)
+
+
+# ---------------------------------------------------------------- 4.3.3 vetoes
+
+
+def test_unsc_presidency_veto_has_no_cost_and_no_turn_restriction() -> None:
+    """4.3.3: the Presidency veto is "without political cost (i.e. VPs) or turn restriction"."""
+    s = blank()
+    s.vetoes[CHINA] |= VETO_UNSC
+    s.vetoed_this_turn[CHINA] = True
+    assert flow.veto_markers(s, CHINA, 114) == ["unsc"]
+    assert flow.veto_cost(114, "unsc") == 0
+
+
+def test_crisis_cards_cannot_be_vetoed_and_a_reserve_does_not_raise_the_veto() -> None:
+    """4.3.3: "Crisis cards and 4 OPs cards can never be vetoed"; "The veto is based on the OPs
+    value of the card, so the OP reserve marker placed on top of the card has no effect for veto
+    purposes" (Annexation of Crimea with a reserve: 4 OPs, vetoed at 3 for -3 VPs)."""
+    cards = tables().cards
+    s = blank()
+    crisis = next(n for n, c in cards.items() if c.crisis)
+    assert flow.veto_candidates(s, Play(US, crisis, EVENT)) == []
+    three = next(n for n, c in cards.items() if c.ops == 3 and c.power == RUSSIA)
+    play = Play(CHINA, three, OPS, reserve=True, order_value=4)
+    assert EU in flow.veto_candidates(s, play)
+    assert "3" in flow.veto_markers(s, EU, three) and "2" not in flow.veto_markers(s, EU, three)
+    assert flow.veto_cost(three, "3") == 3
+
+
+# ---------------------------------------------------------------- 4.3.2.5 media
+
+
+def test_media_track_cannot_pass_five_and_offers_no_shift_there() -> None:
+    """2.1.5.4: the marker "can move towards position 5 red or 5 blue"."""
+    s = blank()
+    s.media = 5
+    with_ops(s, US, 2)
+    assert "media" not in options(s, US)
+    O.shift_media(s, 0, 1)
+    assert s.media == 5
+
+
+def test_coup_by_ops_is_refused_after_three_coups() -> None:
+    """4.3.2.2: "Each power may conduct a maximum of three coups per turn using OPs"."""
+    s = blank()
+    give(s, "Russia", "lebanon")
+    s.coups_left[US] = 0
+    with_ops(s, US, 2)
+    assert "coup:lebanon" not in options(s, US)
+    assert "pos:lebanon" in options(s, US)
