@@ -807,7 +807,7 @@ def prestige_check(s: NcwState, ctx: Ctx) -> None:
             virtual -= 1
         row = t.prestige_rows[max(-5, min(5, virtual))]
         s.vp[p] += row.vp
-        if row.media_marker > 0:
+        if row.media_marker > 0 and not O.tracks_frozen(s, p):
             O.gain_media_reserve(s, p)
         elif row.media_marker < 0:
             O.negative_media_marker(s, p)

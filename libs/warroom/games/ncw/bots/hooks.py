@@ -132,7 +132,10 @@ def leftover_goes_to_discard(s: NcwState, p: int) -> bool:
 
 
 def on_turn_start(s: NcwState) -> list[str]:
-    """The bots' special benefits (6.2.2), in the order of play; returns log lines."""
+    """The bots' special benefits (6.2.2), in the order of play; returns log lines.
+
+    A China frozen by 18-Chinese Dissent gets no prestige or media reserve benefit (Annex III).
+    """
     if not s.bots:
         return []
     benefits = V.special_benefits(s.turn, V.difficulty(s))
@@ -143,6 +146,8 @@ def on_turn_start(s: NcwState) -> list[str]:
         for benefit in benefits:
             if benefit == "op_reserve":
                 O.gain_op_reserve(s, p)
+            elif O.tracks_frozen(s, p):
+                continue
             elif benefit == "prestige":
                 O.change_prestige(s, p, 1)
             else:

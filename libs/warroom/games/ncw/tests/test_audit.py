@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from warroom.games.ncw import flow
 from warroom.games.ncw import ops as O
+from warroom.games.ncw.bots import hooks
 from warroom.games.ncw.content import tables
 from warroom.games.ncw.state import (
     CHINA,
@@ -236,3 +237,41 @@ def test_coup_by_ops_is_refused_after_three_coups() -> None:
     with_ops(s, US, 2)
     assert "coup:lebanon" not in options(s, US)
     assert "pos:lebanon" in options(s, US)
+
+
+# ---------------------------------------------------------------- Annex III 18-Chinese Dissent
+
+
+def test_chinese_dissent_withholds_the_prestige_check_media_reserve_marker() -> None:
+    """Annex III, Chinese Dissent: "China cannot advance on (PC) and (MC) tracks in this turn and
+    the next (not even through (MMP))"; (MMP) is the media reserve marker of prestige box 3
+    (4.3.2.4). Its VPs and the other powers' markers are unaffected."""
+    s = blank()
+    s.prestige, s.media = [0, 0, 3, 3], 0
+    s.flags["perm:chinese_dissent"] = s.turn + 1
+    gains = _check(s)
+    assert gains[CHINA] == 4 and s.media_box[CHINA] == 0
+    assert s.media_box[RUSSIA] == 1
+    s = blank()
+    s.prestige, s.media = [0, 0, 3, 0], 0
+    assert _check(s)[CHINA] == 4 + 3 and s.media_box[CHINA] == 1
+
+
+def test_chinese_dissent_stops_the_china_bots_track_benefits() -> None:
+    """Annex III, Chinese Dissent (above) against 6.2.2's turn-start benefits: "each bot
+    automatically advances one position on the prestige track" and "receives a media reserve
+    marker" are advances on the tracks; the frozen China bot gets neither, the others do."""
+    s = blank()
+    s.bots = (1 << CHINA) | (1 << EU)
+    s.flags["difficulty"] = 2
+    s.flags["perm:chinese_dissent"] = 6
+    s.prestige = [0, 0, 0, 0]
+    s.turn = 5
+    hooks.on_turn_start(s)
+    assert s.prestige[CHINA] == 0 and s.prestige[EU] == 1
+    s.turn = 6
+    hooks.on_turn_start(s)
+    assert s.media_box[CHINA] == 0 and s.media_box[EU] == 1
+    s.flags["perm:chinese_dissent"] = 0
+    hooks.on_turn_start(s)
+    assert s.media_box[CHINA] == 1
