@@ -295,6 +295,13 @@ def _step_at(card: int, path: tuple[int, ...]) -> Effect:
     return _steps_at(card, path)[path[-1]]
 
 
+def choice_effects(frame: Frame) -> tuple[tuple[Effect, ...], ...]:
+    """The effects of each option of an FX_OPTION frame, in the order of its "opt:i" ids."""
+    step = _step_at(frame.card, _path(frame.tag))
+    assert isinstance(step, Choice)
+    return tuple(option.effect for option in step.options)
+
+
 def _run_after(state: NcwState, ctx: Ctx, path: tuple[int, ...]) -> None:
     """Continue with the step after `path` (climbing out of finished choice branches)."""
     while path:

@@ -465,7 +465,7 @@ def leftover_order(s: NcwState) -> list[int]:
     """Powers eligible for the leftover exchange, in order (fewest VPs, lower prestige, lower media)."""
     top = max(s.vp)
     eligible = [p for p in range(4) if s.vp[p] < top and not s.bots >> p & 1]
-    return sorted(eligible, key=lambda p: (s.vp[p], s.prestige[p], O.media_pos(s, p), p))
+    return sorted(eligible, key=lambda p: O.behind_key(s, p))
 
 
 def _phase_leftover_exchange(s: NcwState, ctx: Ctx) -> None:

@@ -129,6 +129,12 @@ def precedence_key(s: NcwState, p: int) -> tuple[int, int, int, int]:
     return (-s.vp[p], -s.prestige[p], -media_pos(s, p), p)
 
 
+def behind_key(s: NcwState, p: int) -> tuple[int, int, int, int]:
+    """Sort key putting the power furthest behind first: fewer VPs, then lower prestige, then
+    lower media, then the initial order (2.1.5.1 d)."""
+    return (s.vp[p], s.prestige[p], media_pos(s, p), p)
+
+
 def precedence(s: NcwState, powers: list[int] | None = None) -> list[int]:
     """Powers in tie-breaker order (first takes precedence)."""
     return sorted(range(4) if powers is None else powers, key=lambda p: precedence_key(s, p))

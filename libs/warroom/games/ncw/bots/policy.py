@@ -8,12 +8,14 @@ bot kind for any seat, on a state determinized from that seat's view; it works o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache, lru_cache
 
 from warroom.engine.model import Decision
 from warroom.games.ncw import content
+from warroom.games.ncw import effects as fx
+from warroom.games.ncw import ops as O
 from warroom.games.ncw.bots.adapter import (
     board_of,
     name_index,
@@ -36,6 +38,7 @@ from warroom.games.ncw.bots.flowchart import (
 from warroom.games.ncw.bots.hooks import place_option
 from warroom.games.ncw.bots.media import media_benefit_targets
 from warroom.games.ncw.bots.variants import bot_veto
+from warroom.games.ncw.cards import Effect, Permanent, Prestige, Vp
 from warroom.games.ncw.state import (
     OPF_CONTROL_ONLY,
     OPF_MEDIA_RES_DONE,
@@ -224,6 +227,41 @@ def choose_generic(state: NcwState, power: int, options: Sequence[str]) -> str:
     return active[0] if active else options[0]
 
 
+_CHOICE_METHODS: dict[str, Callable[[Effect], bool]] = {
+    "vp": lambda e: isinstance(e, Vp) and e.who == "self" and e.delta > 0,
+    "prestige": lambda e: isinstance(e, Prestige) and e.who == "self" and e.delta > 0,
+    "next_global_scoring": lambda e: isinstance(e, Permanent) and e.id == "fake_news_scoring",
+    "next_prestige_check": lambda e: isinstance(e, Permanent) and e.id == "fake_news_prestige",
+}
+"""Annex IV choices between a card's options: which option's effects the bot's row picks."""
+
+
+def choose_annex_iv(state: NcwState, power: int, options: Sequence[str]) -> str | None:
+    """The option an event's choice takes by the bot's Annex IV row, or None if it says nothing.
+
+    North Korea Nuclear Crisis "+3 VPs" / "+1 (PC)", Fake News "next global scoring" / "the
+    following prestige check", Raw Material Shortage "the 2 players with the lowest VP" (one
+    pick at a time; ties: lower prestige, then lower media, then the initial order).
+    """
+    frame = state.top()
+    stats = content.tables().cards.get(frame.card) if frame is not None else None
+    if frame is None or stats is None:
+        return None
+    row = tables().interpretation(POWERS[power], stats.name)
+    if row is None:
+        return None
+    wanted = _CHOICE_METHODS.get(row.method)
+    if frame.kind == fx.FX_OPTION and wanted is not None:
+        for i, effects in enumerate(fx.choice_effects(frame)):
+            if any(map(wanted, effects)) and f"opt:{i}" in options:
+                return f"opt:{i}"
+    if frame.kind == fx.FX_POWER and row.method == "lowest_vp_players":
+        picks = [o for o in options if o.startswith("power:")]
+        if picks:
+            return min(picks, key=lambda o: O.behind_key(state, POWERS.index(o[6:])))
+    return None
+
+
 def choose_veto(state: NcwState, power: int, options: Sequence[str]) -> str:
     """6.8-6.10: veto the bot's own negative cards played by others (and Russia's extra-veto list)."""
     frame = state.top()
@@ -301,6 +339,10 @@ def choose(state: NcwState, power: int, options: Sequence[str], commit: bool = T
                 ranked.index(o.partition(":")[2]) if o.partition(":")[2] in ranked else -1
             ),
         )
+    if kind.startswith("fx:"):
+        found = choose_annex_iv(state, power, options)
+        if found is not None:
+            return found
     return choose_generic(state, power, options)
 
 

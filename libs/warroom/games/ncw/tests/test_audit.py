@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from warroom.games.ncw import flow
+from warroom.games.ncw import effects, flow
 from warroom.games.ncw import ops as O
-from warroom.games.ncw.bots import hooks
+from warroom.games.ncw.bots import hooks, policy
 from warroom.games.ncw.content import tables
 from warroom.games.ncw.state import (
     CHINA,
@@ -275,3 +275,41 @@ def test_chinese_dissent_stops_the_china_bots_track_benefits() -> None:
     s.flags["perm:chinese_dissent"] = 0
     hooks.on_turn_start(s)
     assert s.media_box[CHINA] == 1
+
+
+# ---------------------------------------------------------------- Annex IV bot choices
+
+
+def _bot_choice(power: int, name: str, vp: list[int] | None = None) -> str:
+    """The official bot's answer to the first choice of its event `name` (Annex IV)."""
+    number = next(n for n, c in tables().cards.items() if c.name == name)
+    s = blank()
+    s.bots = 0b1111
+    if vp is not None:
+        s.vp = vp
+    s.stack.clear()
+    s.push(Frame("deploy", seat=0))
+    effects.resolve_event(s, number, power, power)
+    f = s.top()
+    assert f is not None
+    ids = [i for i, _ in effects.frame_options(s, f)]
+    return policy.choose(s, power, ids, commit=False)
+
+
+def test_bots_take_their_annex_iv_option_of_an_event_choice() -> None:
+    """Annex IV: North Korea Nuclear Crisis is "Event: +3 VPs" for the China and US bots and
+    "Event: +1 (PC)" for the Russia bot; Fake News is "Event: next global scoring" for China
+    and Russia, "Event: always choose the following prestige check" for the EU and the US."""
+    assert _bot_choice(RUSSIA, "North Korea Nuclear Crisis") == "opt:1"
+    assert _bot_choice(US, "North Korea Nuclear Crisis") == "opt:0"
+    assert _bot_choice(CHINA, "North Korea Nuclear Crisis") == "opt:0"
+    assert _bot_choice(CHINA, "Fake News") == "opt:1"
+    assert _bot_choice(RUSSIA, "Fake News") == "opt:1"
+    assert _bot_choice(EU, "Fake News") == "opt:0"
+    assert _bot_choice(US, "Fake News") == "opt:0"
+
+
+def test_china_bot_gives_raw_material_shortage_to_the_lowest_vp_players() -> None:
+    """Annex IV, China bot, Raw Material Shortage: "Choose the 2 players with the lowest VP"."""
+    assert _bot_choice(CHINA, "Raw Material Shortage", [25, 21, 20, 22]) == "power:EU"
+    assert _bot_choice(CHINA, "Raw Material Shortage", [19, 21, 20, 22]) == "power:US"

@@ -78,16 +78,16 @@ def match_game(seed: int) -> tuple[int, str, str]:
 
 
 BOT_GAMES = {
-    1: (920, "24f3cf751733a2f1", "2a6567e0daa66312"),
-    2: (934, "49e4525fb745b29d", "52708849b3e6d752"),
-    3: (864, "4c15a52bd60491f1", "07290932ff41022b"),
-    7: (961, "813ecd7e234900cf", "4c44544e60ccbf58"),
+    1: (920, "be43e43b565b607f", "f3e6a53e0eb7deeb"),
+    2: (932, "dfe0ad5781563ad1", "b00359e123464dfd"),
+    3: (864, "4f7cd5813599922b", "2f1bac0d7501b186"),
+    7: (961, "31e86b0d12a4619b", "07e46c541039a209"),
 }
 RANDOM_GAMES = {
     (1001, "4p"): (438, "f1ebbcbc1b990dcd", "21ed4d5dc4fa4de0"),
     (1002, "4p"): (451, "c5b0f2547642d38d", "2162a63befaed9db"),
     (1003, "4p"): (452, "7e267370a686de5b", "16c1003e47f52ae3"),
-    (1006, "solitaire-us"): (87, "e851a0d4df0334fd", "b1d92a24ef977ba0"),
+    (1006, "solitaire-us"): (87, "5593fe1a1d5b5098", "b1d92a24ef977ba0"),
     (1007, "solitaire-china"): (89, "b39011a43a3e77cb", "1ab661a2a27573bb"),
 }
 MATCH_GAMES = {
