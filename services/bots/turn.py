@@ -217,6 +217,7 @@ def _play_claimed(
         decision_id=decision.decision_id,
         option_id=choice.option_id,
         idempotency_key=idempotency_key(game_id, seat, version),
+        omit_view=True,
     )
     try:
         api.submit(request)

@@ -113,10 +113,11 @@ class Authority:
         decision_id: str,
         option_id: str,
         key: str,
-    ) -> tuple[int, game_pb2.SeatView]:
-        """SubmitAction: returns (version, view)."""
+        with_view: bool = True,
+    ) -> tuple[int, game_pb2.SeatView | None]:
+        """SubmitAction: returns (version, view; None without `with_view`)."""
         return await self.commands.submit(
-            game_id, token, expected_version, decision_id, option_id, key
+            game_id, token, expected_version, decision_id, option_id, key, with_view
         )
 
     async def resign(self, game_id: str, token: str) -> tuple[int, Result]:

@@ -21,6 +21,8 @@ class Answer:
     decision_id: str
     option_id: str
     key: str
+    with_view: bool = True
+    """Whether the reply carries the seat's view (`SubmitActionRequest.omit_view` unset)."""
 
 
 def check_ids(decision_id: str, option_id: str, key: str) -> None:

@@ -27,7 +27,7 @@ from warroom.engine.model import Result
 from warroom.v1 import common_pb2, game_pb2
 
 log = get_logger("game.commands")
-Reply = tuple[int, game_pb2.SeatView]
+Reply = tuple[int, game_pb2.SeatView | None]
 
 
 @dataclass
@@ -61,12 +61,14 @@ class Commands:
         decision_id: str,
         option_id: str,
         key: str,
+        with_view: bool = True,
     ) -> Reply:
-        """SubmitAction: validate, append durably, publish; returns (version, view)."""
+        """SubmitAction: validate, append durably, publish; returns (version, view; the view
+        None without `with_view`)."""
         check_ids(decision_id, option_id, key)
         live = await self.cache.get(game_id)
         seat, as_bot = await self.callers.actor(live, token, "act")
-        answer = Answer(seat, expected_version, decision_id, option_id, key)
+        answer = Answer(seat, expected_version, decision_id, option_id, key, with_view)
         async with self.writer.hold(live, token) as held:
             reply = await self._validate(live, answer, as_bot)
             if reply is not None:
@@ -82,10 +84,12 @@ class Commands:
         if as_bot:
             await self.core.hot.bot_turn_done(game_id, seat)
         await self.owed.dispatch(live, change.plan)
-        return change.frame.version, self._view(live, seat, change.frame)
+        return change.frame.version, self._view(live, answer, change.frame)
 
-    def _view(self, live: LiveGame, seat: int, frame: Frame) -> game_pb2.SeatView:
-        return seat_view(live, seat, frame, self.core.settings.game_recent_events)
+    def _view(self, live: LiveGame, answer: Answer, frame: Frame) -> game_pb2.SeatView | None:
+        if not answer.with_view:
+            return None
+        return seat_view(live, answer.seat, frame, self.core.settings.game_recent_events)
 
     async def _validate(self, live: LiveGame, answer: Answer, as_bot: bool) -> Reply | None:
         """None when the answer may be applied; the original reply when its idempotency key
@@ -126,7 +130,7 @@ class Commands:
                 version=str(prior.seq),
             )
         frame = await self.cache.frame_at(live, prior.seq)
-        return prior.seq, self._view(live, answer.seat, frame)
+        return prior.seq, self._view(live, answer, frame)
 
     def _apply(self, live: LiveGame, answer: Answer) -> Change:
         """The answer applied to the head: the new frame, its log row, seat changes, work owed."""

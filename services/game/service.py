@@ -129,6 +129,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 request.decision_id,
                 request.option_id,
                 request.idempotency_key,
+                with_view=not request.omit_view,
             )
             return game_pb2.SubmitActionResponse(version=version, view=view)
 

@@ -673,8 +673,10 @@ class GameSession:
         *,
         expected_version: int,
         idempotency_key: str = "",
+        omit_view: bool = False,
     ) -> game_pb2.SubmitActionResponse:
         """Choose an option; retried on transient errors with one idempotency key.
+        `omit_view`: answer with the version only (for a client that follows `watch`).
 
         Raises WarroomError for ABORTED (stale version), FAILED_PRECONDITION (not this
         seat's decision) and the other definitive errors.
@@ -686,6 +688,7 @@ class GameSession:
             decision_id=decision_id,
             option_id=option_id,
             idempotency_key=idempotency_key or uuid.uuid4().hex,
+            omit_view=omit_view,
         )
         response = await _call(
             "SubmitAction",

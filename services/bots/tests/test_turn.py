@@ -50,6 +50,7 @@ class FakeAuthority:
         self.bot_kind = bot_kind
         self.fail_next: grpc.StatusCode | None = None
         self.lock = threading.Lock()
+        self.omitted: list[bool] = []
 
     def get_view(self, game_id: str, token: str) -> game_pb2.SeatView:
         if self.fail_next is not None:
@@ -94,6 +95,7 @@ class FakeAuthority:
             self.state = self.match.apply(self.state, seat, request.option_id).state
             self.keys[request.idempotency_key] = triple
             self.applied.append((seat, request.option_id))
+            self.omitted.append(request.omit_view)
             return game_pb2.SubmitActionResponse(version=self.state.version)
 
 
@@ -131,6 +133,8 @@ def test_a_turn_submits_one_legal_option(claims: RedisClaims, redis_prefix: str)
     assert outcome.outcome == turn.SUBMITTED
     assert authority.applied == [(0, outcome.option_id)]
     assert authority.keys == {"g1:0:0": (0, "1", outcome.option_id)}
+    # a bot follows the game through its turns, not the answer: it asks for no view back
+    assert authority.omitted == [True]
 
 
 def test_duplicate_and_redelivered_tasks_do_not_act_twice(
