@@ -17,6 +17,7 @@ from warroom.engine.model import VariantInfo
 from warroom.engine.rng import randbelow
 from warroom.games.ncw import content
 from warroom.games.ncw.bots.data import DIFFICULTIES, POWERS, Variant, norm_name, tables
+from warroom.games.ncw.cards import Control, cards_by_number
 from warroom.games.ncw.state import (
     EVENT,
     OPS,
@@ -290,19 +291,34 @@ def bot_play_mode(state: NcwState, power: int, card: int) -> int:
     """EVENT or OPS for a card a bot plays (6.4 and Annex IV).
 
     Crisis cards are events (0 OPs); rival and negative cards are OPs (their events follow);
-    own cards are events unless the event cannot be played; neutral cards are OPs unless
-    Annex IV lists them for this bot (Diplomatic Mission only in the 1st decade).
+    own cards are events unless the event cannot be played (Macron: unless all its countries
+    are controlled); neutral cards are OPs unless Annex IV lists them for this bot (Diplomatic
+    Mission only in the 1st decade).
     """
     stats = content.tables().cards[card]
     if stats.crisis:
         return EVENT
     if (stats.power != -1 and stats.power != power) or stats.negative:
         return OPS
-    if stats.power == -1:
-        row = tables().interpretation(POWERS[power], stats.name)
-        if row is None or (row.play == "event_decade_1" and state.decade != 1):
-            return OPS
+    row = tables().interpretation(POWERS[power], stats.name)
+    if stats.power == -1 and (row is None or (row.play == "event_decade_1" and state.decade != 1)):
+        return OPS
+    if row is not None and row.play == "ops_if_all_controlled" and _all_controlled(state, card):
+        return OPS
     return EVENT if _event_possible(state, power, card) else OPS
+
+
+def _all_controlled(state: NcwState, card: int) -> bool:
+    """Whether every country the card's control steps list is controlled (Annex IV, Macron:
+    "If all countries are controlled, it is played as OP")."""
+    listed = [
+        c
+        for step in cards_by_number()[card].effect
+        if isinstance(step, Control)
+        for c in step.countries
+    ]
+    index = content.tables().country_index
+    return all(state.control[index[c]] >= 0 for c in listed)
 
 
 def _covering_bits(bits: int, value: int, decade: int) -> list[tuple[int, int]]:

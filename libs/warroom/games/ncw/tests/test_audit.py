@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from warroom.games.ncw import effects, flow
 from warroom.games.ncw import ops as O
-from warroom.games.ncw.bots import hooks, policy
+from warroom.games.ncw.bots import hooks, policy, variants
 from warroom.games.ncw.content import tables
 from warroom.games.ncw.state import (
     CHINA,
@@ -313,3 +313,16 @@ def test_china_bot_gives_raw_material_shortage_to_the_lowest_vp_players() -> Non
     """Annex IV, China bot, Raw Material Shortage: "Choose the 2 players with the lowest VP"."""
     assert _bot_choice(CHINA, "Raw Material Shortage", [25, 21, 20, 22]) == "power:EU"
     assert _bot_choice(CHINA, "Raw Material Shortage", [19, 21, 20, 22]) == "power:US"
+
+
+def test_eu_bot_plays_macron_for_ops_once_all_its_countries_are_controlled() -> None:
+    """Annex IV, EU bot, Macron: "If all countries are controlled, it is played as OP"; 6.4: own
+    cards are played "for their events", and "If none of the effects of an event can be
+    implemented, the card is played for OPs"."""
+    macron = next(n for n, c in tables().cards.items() if c.name == "Macron")
+    listed = ("senegal", "mali", "ivory_coast", "niger", "chad", "morocco")
+    s = blank()
+    give(s, "Russia", *listed[:-1])
+    assert variants.bot_play_mode(s, EU, macron) == EVENT
+    give(s, "US", listed[-1])
+    assert variants.bot_play_mode(s, EU, macron) == OPS
