@@ -241,7 +241,9 @@ def choose_annex_iv(state: NcwState, power: int, options: Sequence[str]) -> str 
 
     North Korea Nuclear Crisis "+3 VPs" / "+1 (PC)", Fake News "next global scoring" / "the
     following prestige check", Raw Material Shortage "the 2 players with the lowest VP" (one
-    pick at a time; ties: lower prestige, then lower media, then the initial order).
+    pick at a time; ties: lower prestige, then lower media, then the initial order); ASEAN Plus
+    Three opponents' countries first, Xi Jinping uncontrolled countries first (in the row's list
+    order, then the bot's ranking).
     """
     frame = state.top()
     stats = content.tables().cards.get(frame.card) if frame is not None else None
@@ -259,6 +261,32 @@ def choose_annex_iv(state: NcwState, power: int, options: Sequence[str]) -> str 
         picks = [o for o in options if o.startswith("power:")]
         if picks:
             return min(picks, key=lambda o: O.behind_key(state, POWERS.index(o[6:])))
+    if frame.kind == fx.FX_COUNTRY and row.method in _COUNTRY_METHODS:
+        return _first_country(state, power, frame.card, options, _COUNTRY_METHODS[row.method])
+    return None
+
+
+_COUNTRY_METHODS: dict[str, Callable[[int, int], bool]] = {
+    "opponents_first": lambda ctrl, me: ctrl >= 0 and ctrl != me,
+    "uncontrolled_first": lambda ctrl, me: ctrl < 0,
+}
+"""Annex IV country picks that come first, by controller: ASEAN Plus Three "Control opponents'
+countries: ...", Xi Jinping "First, uncontrolled stability 2 countries: ..."."""
+
+
+def _first_country(
+    state: NcwState,
+    power: int,
+    card: int,
+    options: Sequence[str],
+    first: Callable[[int, int], bool],
+) -> str | None:
+    """The best-ranked "pick:" option whose country's controller passes `first`, or None."""
+    picks = {o.partition(":")[2]: o for o in options if o.startswith("pick:")}
+    index = content.tables().country_index
+    for country in rank_countries(state, power, card):
+        if country in picks and first(state.control[index[country]], power):
+            return picks[country]
     return None
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from warroom.games.ncw import effects, flow
 from warroom.games.ncw import ops as O
 from warroom.games.ncw.bots import hooks, policy, variants
@@ -280,13 +282,20 @@ def test_chinese_dissent_stops_the_china_bots_track_benefits() -> None:
 # ---------------------------------------------------------------- Annex IV bot choices
 
 
-def _bot_choice(power: int, name: str, vp: list[int] | None = None) -> str:
+def _bot_choice(
+    power: int,
+    name: str,
+    vp: list[int] | None = None,
+    setup: Callable[[NcwState], None] | None = None,
+) -> str:
     """The official bot's answer to the first choice of its event `name` (Annex IV)."""
     number = next(n for n, c in tables().cards.items() if c.name == name)
     s = blank()
     s.bots = 0b1111
     if vp is not None:
         s.vp = vp
+    if setup is not None:
+        setup(s)
     s.stack.clear()
     s.push(Frame("deploy", seat=0))
     effects.resolve_event(s, number, power, power)
@@ -326,3 +335,18 @@ def test_eu_bot_plays_macron_for_ops_once_all_its_countries_are_controlled() -> 
     assert variants.bot_play_mode(s, EU, macron) == EVENT
     give(s, "US", listed[-1])
     assert variants.bot_play_mode(s, EU, macron) == OPS
+
+
+def test_china_bot_picks_annex_iv_countries_by_their_controller_first() -> None:
+    """Annex IV, China bot: ASEAN Plus Three "Control opponents' countries: Indonesia, Malaysia,
+    Thailand, Laos, Cambodia, Myanmar"; Xi Jinping "First, uncontrolled stability 2 countries:
+    Uruguay, Paraguay, Peru, Ecuador, Bolivia"."""
+    asean = _bot_choice(CHINA, "ASEAN Plus Three", setup=lambda s: give(s, "US", "malaysia"))
+    assert asean == "pick:malaysia"
+    assert _bot_choice(CHINA, "ASEAN Plus Three") == "pick:indonesia"
+
+    def xi(s: NcwState) -> None:
+        s.access[CHINA] = 0b1111111
+        give(s, "US", "uruguay")
+
+    assert _bot_choice(CHINA, "Xi Jinping", setup=xi) == "pick:paraguay"
