@@ -1,0 +1,159 @@
+"""Rulebook audit, pass 5: each card's deciding words at their edges."""
+
+from __future__ import annotations
+
+from warroom.games.qmg_sf import board, effects
+from warroom.games.qmg_sf.content import COUNTRIES, tables
+from warroom.games.qmg_sf.state import ALLIES, AXIS
+from warroom.games.qmg_sf.tests.helpers import act, blank, hand, ids, kind_of, put, sp
+
+
+def test_italian_submarines_takes_a_fleet_and_a_card_of_its_faction() -> None:
+    """Italian Submarines: "Eliminate an Allies fleet in South Atlantic or Western
+    Mediterranean, unless the Allies discard a card of that piece's faction": a carrier is
+    no fleet, and only a UK card saves a UK fleet."""
+    s = blank(phase="action", active=AXIS)
+    put(s, "UK", "carrier", "western_med")
+    hand(s, AXIS, 61)
+    hand(s, ALLIES, 24, 3)
+    assert not effects.playable(s, AXIS, 61)
+    fleet = put(s, "UK", "fleet", "western_med")
+    s = act(s, "play61")
+    assert ids(s) == [f"e{fleet}"]
+    s = act(s, f"e{fleet}")
+    assert kind_of(s) == "fx_unless" and sorted(ids(s)) == ["allow", "d3"]
+    s = act(s, "d3")
+    assert s.loc[fleet] == sp("western_med") and 3 not in s.hands[ALLIES]
+
+
+def test_operation_corkscrew_needs_tunisia_and_a_target() -> None:
+    """Operation Corkscrew: "If the Allies control Tunisia: Eliminate an Axis piece in
+    Sicily or Sardinia." Neither the condition nor the target may be missing."""
+    s = blank(phase="action", active=ALLIES)
+    inf = put(s, "Pact", "infantry", "sicily")
+    assert not effects.playable(s, ALLIES, 36)
+    s.control[sp("tunisia")] = ALLIES
+    s.touch()
+    assert effects.playable(s, ALLIES, 36)
+    board.eliminate(s, inf)
+    put(s, "Pact", "infantry", "naples")
+    s.touch()
+    assert not effects.playable(s, ALLIES, 36)
+
+
+def test_mare_nostrum_gains_two_only_while_the_axis_control_malta() -> None:
+    """Mare Nostrum: "If the Axis control Malta: Gain 2 VP." """
+    s = blank(phase="action", active=AXIS)
+    hand(s, AXIS, 64)
+    assert not effects.playable(s, AXIS, 64)
+    s.control[sp("malta")] = AXIS
+    s.touch()
+    before = s.vp[AXIS]
+    s = act(s, "play64")
+    assert s.vp[AXIS] == before + 2
+
+
+def test_ploesti_raid_with_an_empty_axis_hand_still_gains_the_vp() -> None:
+    """Ploesti Raid: "Gain 1 VP; the Axis discard 1 card": the Axis choose the card; with
+    none in hand the VP is still gained."""
+    s = blank(phase="action", active=ALLIES)
+    hand(s, ALLIES, 37)
+    before = s.vp[ALLIES]
+    t = act(s, "play37")
+    assert t.vp[ALLIES] == before + 1 and kind_of(t) != "fx_enemy_discard"
+    hand(s, AXIS, 64, 65)
+    t = act(s, "play37")
+    assert kind_of(t) == "fx_enemy_discard" and sorted(ids(t)) == ["d64", "d65"]
+    t = act(t, "d65")
+    assert t.hands[AXIS] == [64]
+
+
+def test_lend_lease_draws_what_is_left() -> None:
+    """Lend-Lease: "Draw 2 cards" with one card left: "draw as many as you can"."""
+    s = blank(phase="action", active=ALLIES)
+    hand(s, ALLIES, 24)
+    s.decks[ALLIES] = [3]
+    s = act(s, "play24")
+    assert s.hands[ALLIES] == [3] and s.decks[ALLIES] == []
+
+
+def test_tobruk_garrison_deploys_in_desert_spaces_only() -> None:
+    """Tobruk Garrison: "Deploy a UK infantry in a Desert Climate space": never Malta or
+    Cyprus (controlled and supplied, not Desert)."""
+    s = blank(phase="action", active=ALLIES)
+    put(s, "UK", "fleet", "eastern_med")
+    hand(s, ALLIES, 11)
+    s = act(s, "play11")
+    spaces = [int(o[1:].split("-")[0]) for o in ids(s) if o.startswith("d")]
+    assert spaces and all(tables().desert[x] for x in spaces)
+    assert sp("egypt") in spaces
+
+
+def test_carrier_illustrious_airplane_in_or_adjacent_to_the_carrier() -> None:
+    """Carrier Illustrious: "Deploy a UK carrier; then you may deploy a UK airplane in or
+    adjacent to that carrier's space": onto it or into Gibraltar beside Western
+    Mediterranean, never Malta (not adjacent)."""
+    s = blank(phase="action", active=ALLIES)
+    hand(s, ALLIES, 17)
+    s = act(s, "play17")
+    s = act(s, f"d{sp('western_med')}")
+    carrier = next(p for p in board.pieces_at(s, sp("western_med")))
+    opts = ids(s)
+    assert "skip" in opts and f"d{sp('western_med')}-{carrier}" in opts
+    assert f"d{sp('gibraltar')}" in opts and f"d{sp('malta')}" not in opts
+
+
+def test_rashid_ali_coup_recruits_in_an_unoccupied_allied_iraq() -> None:
+    """Rashid Ali Coup: "Activate Iraq for the Axis, if possible; then you may recruit a
+    Pact infantry in Iraq": with Iraq on the Allies side its force occupies it (no recruit,
+    nothing to do); once that force is gone Iraq may be recruited into, taking control."""
+    s = blank(phase="action", active=AXIS)
+    board.activate(s, COUNTRIES.index("Iraq"), ALLIES)
+    s.touch()
+    assert not effects.playable(s, AXIS, 60)
+    s.mcf[sp("iraq")] = 0
+    s.touch()
+    hand(s, AXIS, 60)
+    s = act(s, "play60")
+    s = act(s, f"d{sp('iraq')}")
+    assert s.control[sp("iraq")] == AXIS
+
+
+def test_folgore_division_recruits_in_an_unoccupied_allied_malta() -> None:
+    """Folgore Division: "Recruit a Pact infantry in Malta or a Desert Climate space":
+    recruiting takes an unoccupied enemy space, not an occupied one."""
+    s = blank(phase="action", active=AXIS)
+    hand(s, AXIS, 63)
+    t = act(s, "play63")
+    assert f"d{sp('malta')}" in ids(t) and f"d{sp('cyprus')}" not in ids(t)
+    t = act(t, f"d{sp('malta')}")
+    assert t.control[sp("malta")] == AXIS
+    put(s, "UK", "infantry", "malta")
+    t = act(s, "play63")
+    assert f"d{sp('malta')}" not in ids(t)
+
+
+def test_fliegerkorps_x_deploys_on_land_in_or_next_to_sicily() -> None:
+    """Fliegerkorps X: "Deploy a German airplane in Sicily or an adjacent land space":
+    Naples is adjacent ("Sicily and Naples are adjacent land spaces"); a carrier at sea is
+    not a land space."""
+    s = blank(phase="action", active=AXIS)
+    put(s, "Pact", "carrier", "tyrrhenian")
+    hand(s, AXIS, 43)
+    s = act(s, "play43")
+    spaces = {int(o[1:].split("-")[0]) for o in ids(s) if o.startswith("d")}
+    assert {sp("sicily"), sp("naples")} <= spaces
+    assert sp("tyrrhenian") not in spaces and sp("rome") not in spaces
+
+
+def test_operation_marita_after_yugoslavia_is_active_still_attacks() -> None:
+    """Operation Marita: "Declare war on Yugoslavia, if possible; then you may attack a land
+    space with a German force": with Yugoslavia already active it is an attack card; with no
+    attack either it does nothing and cannot be played (ruling 12)."""
+    s = blank(phase="action", active=AXIS)
+    board.activate(s, COUNTRIES.index("Yugoslavia"), ALLIES)
+    s.touch()
+    assert not effects.playable(s, AXIS, 45)
+    put(s, "Germany", "infantry", "albania")
+    assert effects.playable(s, AXIS, 45)
+
