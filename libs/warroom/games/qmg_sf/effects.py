@@ -361,13 +361,12 @@ def _placed_piece_can_attack(s: SfState, card_id: int, step: Step) -> bool:
 
 
 def playable(s: SfState, side: int, card_id: int, face: int = 0) -> bool:
-    """Whether a card (or a Contingency card's face) may be played now."""
+    """Whether a card (or a Contingency card's face) may be played now.
+
+    Before USA at War a USA deploy or move is infeasible (`placements`, `destinations`), so a
+    card is barred only when it must deploy or move; an optional one is skipped."""
     info = cards.card(card_id)
     steps = info.second_effect if face else info.effect
-    if board.usa_idle(s, info.faction) and any(
-        st["op"] in ("deploy", "move") and "faction" not in st for st in steps
-    ):
-        return False
     return playable_steps(s, side, card_id, steps)
 
 

@@ -157,3 +157,15 @@ def test_operation_marita_after_yugoslavia_is_active_still_attacks() -> None:
     put(s, "Germany", "infantry", "albania")
     assert effects.playable(s, AXIS, 45)
 
+
+def test_operation_avalanche_attacks_before_usa_at_war() -> None:
+    """Operation Avalanche: "Attack Naples or Rome with a USA force; then you may deploy a
+    USA infantry." Before USA at War "USA pieces cannot move or be deployed": only the
+    optional deploy is lost, the attack stands (a card is unplayable only for a step it
+    must do)."""
+    s = blank(phase="action", active=ALLIES, round_=3)
+    s.control[sp("sicily")] = ALLIES
+    put(s, "USA", "infantry", "sicily")
+    put(s, "Pact", "infantry", "naples")
+    assert effects.playable(s, ALLIES, 34)
+    assert not effects.playable(s, ALLIES, 35)  # Liberty Ships must deploy a USA fleet
