@@ -68,10 +68,14 @@ def _candidates(
 
 
 def media_benefit_targets(
-    board: Board, power: str, prof: Profile | None = None
+    board: Board, power: str, prof: Profile | None = None, position: int | None = None
 ) -> list[tuple[str, str]]:
-    """The bot's media-benefit moves in preference order: ("place"|"remove", country)."""
-    level = media_level(board, power)
+    """The bot's media-benefit moves in preference order: ("place"|"remove", country).
+
+    `position` is the media position the benefit is granted for (default: the board's; 80-Fake
+    News may count the marker elsewhere).
+    """
+    level = media_level(board, power) if position is None else position
     if level == 0:
         return []
     prof = prof or profile(power)

@@ -302,11 +302,21 @@ def choose_veto(state: NcwState, power: int, options: Sequence[str]) -> str:
     return "pass" if "pass" in options else options[-1]
 
 
+_MEDIA_POSITION = {0: None, 1: 1, 2: 3, 3: 5}
+"""The lowest media position of each core media-benefit level (`flow.media_benefits`)."""
+
+
 def choose_media_benefit(state: NcwState, power: int, options: Sequence[str]) -> str:
-    """6.7: the media advantage in the first region without reinforced control, ORBIT first."""
+    """6.7: the media advantage in the first region without reinforced control, ORBIT first.
+
+    The benefit's level is the frame's (4.3.2.5: 1 for positions 1-2, 2 for 3-4, 3 for 5), which
+    80-Fake News may set apart from the marker's position.
+    """
     t = content.tables()
     index = name_index()
-    for _kind, country in media_benefit_targets(board_of(state), POWERS[power]):
+    frame = state.top()
+    position = _MEDIA_POSITION[frame.flags & 3] if frame is not None else None
+    for _kind, country in media_benefit_targets(board_of(state), POWERS[power], position=position):
         cid = t.countries[index[country]].id
         for option in (f"pos:{cid}", f"remove:{cid}"):
             if option in options:

@@ -350,3 +350,23 @@ def test_china_bot_picks_annex_iv_countries_by_their_controller_first() -> None:
         give(s, "US", "uruguay")
 
     assert _bot_choice(CHINA, "Xi Jinping", setup=xi) == "pick:paraguay"
+
+
+def test_bot_uses_a_media_benefit_that_fake_news_grants() -> None:
+    """Annex III, Fake News: at the chosen global scoring "-2 (MP) for the opposing bloc" (the
+    marker unmoved); 4.3.2.5: positions 1-2 give the bloc its benefit; 6.7: the bot uses it in
+    its first region without reinforced control, own ORBIT countries first. With the marker at
+    0 and China's Fake News waiting, the China bot places influence in DPR Korea (its own ORBIT,
+    first in its Asia table) instead of passing."""
+    s = blank()
+    s.bots = 0b1111
+    s.stack.clear()
+    s.push(Frame("deploy", seat=0))
+    s.media = 0
+    s.flags["perm:fake_news_scoring"] = 99
+    s.flags["perm:fake_news_scoring:by"] = CHINA
+    flow.media_benefits(s, flow.Ctx())
+    f = s.top()
+    assert f is not None and f.kind == "media_benefit" and f.seat == CHINA
+    ids = [i for i, _ in flow.media_benefit_options(s, f)]
+    assert policy.choose(s, CHINA, ids, commit=False) == "pos:dpr_korea"
