@@ -243,7 +243,7 @@ def choose_annex_iv(state: NcwState, power: int, options: Sequence[str]) -> str 
     following prestige check", Raw Material Shortage "the 2 players with the lowest VP" (one
     pick at a time; ties: lower prestige, then lower media, then the initial order); ASEAN Plus
     Three opponents' countries first, Xi Jinping uncontrolled countries first (in the row's list
-    order, then the bot's ranking).
+    order, then the bot's ranking); Diplomatic Mission the row's region ("1st decade - Africa").
     """
     frame = state.top()
     stats = content.tables().cards.get(frame.card) if frame is not None else None
@@ -261,6 +261,8 @@ def choose_annex_iv(state: NcwState, power: int, options: Sequence[str]) -> str 
         picks = [o for o in options if o.startswith("power:")]
         if picks:
             return min(picks, key=lambda o: O.behind_key(state, POWERS.index(o[6:])))
+    if frame.kind == fx.FX_REGION and f"region:{row.region}" in options:
+        return f"region:{row.region}"
     if frame.kind == fx.FX_COUNTRY and row.method in _COUNTRY_METHODS:
         return _first_country(state, power, frame.card, options, _COUNTRY_METHODS[row.method])
     return None

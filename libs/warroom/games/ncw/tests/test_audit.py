@@ -370,3 +370,10 @@ def test_bot_uses_a_media_benefit_that_fake_news_grants() -> None:
     assert f is not None and f.kind == "media_benefit" and f.seat == CHINA
     ids = [i for i, _ in flow.media_benefit_options(s, f)]
     assert policy.choose(s, CHINA, ids, commit=False) == "pos:dpr_korea"
+
+
+def test_bots_open_their_annex_iv_region_with_diplomatic_mission() -> None:
+    """Annex IV: Diplomatic Mission is "Event: 1st decade — Africa" for the China bot and
+    "Event: 1st decade — South America" for the EU bot."""
+    assert _bot_choice(CHINA, "Diplomatic Mission") == "region:AFR"
+    assert _bot_choice(EU, "Diplomatic Mission") == "region:SAM"
