@@ -1,0 +1,171 @@
+"""Rulebook audit, pass 5: each card's deciding words at their edges."""
+
+from __future__ import annotations
+
+from warroom.games.qmg_cw import board
+from warroom.games.qmg_cw.content import tables
+from warroom.games.qmg_cw.scoring import phase_points
+from warroom.games.qmg_cw.state import NA, SOV, WEST, CwState
+
+from .helpers import act, cid, give, kind, options, pass_reactions, pc, scenario, sp
+
+
+def _builds(state_options: list[str]) -> set[str]:
+    """The space ids of the build/recruit options offered."""
+    t = tables()
+    return {t.space_ids[int(o.split(":")[2])] for o in state_options if o.startswith("p:")}
+
+
+def _wmd_victims(state: CwState, seat: int, name: str, target: int) -> list[str]:
+    """Prepare and use a Begin Turn WMD against `target`: the pieces it may eliminate."""
+    card = cid(name)
+    give(state, seat, "prepared", [card])
+    state.vp = [10, 10, 10]
+    state = act(state, seat, f"use:{card}")
+    state = act(state, seat, f"t:{target}")
+    return [o for o in options(state, seat) if o.startswith("x:")]
+
+
+def test_warsaw_pact_token_then_a_build_beside_a_supplied_soviet_piece() -> None:
+    """Warsaw Pact: "Place a Soviet supply token in East Europe; then build an Army in or
+    adjacent to East Europe." A build is still "adjacent to another supplied piece of the
+    same nationality": the token alone does not open East Europe."""
+    state = scenario(pieces=[("moscow", "soviet", "army")], step="action")
+    card = cid("Warsaw Pact")
+    give(state, 0, "hand", [card])
+    state = act(state, 0, f"play:{card}")
+    assert sp("east_europe") * 8 + 0 in state.tokens
+    assert _builds(options(state, 0)) == {"white_russia", "ukraine"}
+    pieces = [("moscow", "soviet", "army"), ("white_russia", "soviet", "army")]
+    state = scenario(pieces=pieces, step="action")
+    give(state, 0, "hand", [card])
+    state = act(state, 0, f"play:{card}")
+    assert "east_europe" in _builds(options(state, 0))
+
+
+def test_red_army_reserves_needs_three_cards_once_per_turn() -> None:
+    """Red Army Reserves: "Use once per turn in your Begin Turn step. Discard 3 cards from
+    hand to recruit a Soviet Army in or adjacent to Moscow" ("You cannot use your own card
+    that forces you to discard cards if you do not have enough cards to discard")."""
+    state = scenario()
+    card = cid("Red Army Reserves")
+    give(state, 0, "prepared", [card])
+    builds = [cid("Build Army", n, SOV) for n in range(6)]
+    give(state, 0, "hand", builds[:2])
+    assert f"use:{card}" not in options(state, 0)
+    give(state, 0, "hand", builds[2:])
+    state = act(state, 0, f"use:{card}")
+    for _ in range(3):
+        state = act(state, 0, options(state, 0)[0])
+    assert kind(state) == "fx_recruit"
+    ring = ["moscow", "white_russia", "ukraine", "caucasus", "urals", "siberia", "central_asia"]
+    assert _builds(options(state, 0)) == set(ring)
+    state = act(state, 0, f"p:0:{sp('moscow')}")
+    state = pass_reactions(state)
+    assert len(state.seats[0].hand) == 3 and f"use:{card}" not in options(state, 0)
+
+
+def test_bandung_conference_counts_nationalist_pieces_in_or_next_to_indonesia() -> None:
+    """Bandung Conference: "Gain +1 VP for each Nationalist piece in or adjacent to
+    Indonesia": not a Chinese piece beside it, nor a Nationalist piece two spaces away."""
+    state = scenario(
+        pieces=[
+            ("indonesia", "nationalist", "army"),
+            ("indian_ocean", "nationalist", "navy"),
+            ("south_china_sea", "chinese", "navy"),
+            ("southeast_asia", "nationalist", "army"),
+        ],
+        active=NA,
+        step="action",
+    )
+    card = cid("Bandung Conference")
+    give(state, 2, "hand", [card])
+    before = state.vp[NA]
+    state = act(state, 2, f"play:{card}")
+    assert state.vp[NA] == before + 2
+
+
+def test_cambridge_five_short_hand_costs_no_vp() -> None:
+    """Cambridge Five: "One enemy Bloc must discard 2 cards from hand": with one card it
+    discards that one and loses nothing ("The above rule only applies to WMD cards!")."""
+    state = scenario()
+    card = cid("Cambridge Five")
+    give(state, 0, "espionage", [card])
+    give(state, 1, "hand", [cid("Build Army", 0, WEST)])
+    state.vp = [10, 10, 10]
+    state = act(state, 0, f"use:{card}")
+    state = act(state, 0, f"t:{WEST}")
+    state = act(state, 1, options(state, 1)[0])
+    state = pass_reactions(state)
+    assert state.seats[1].hand == [] and state.vp[WEST] == 10
+
+
+def test_neutron_bomb_only_where_a_western_army_stands() -> None:
+    """Neutron Bomb: "Eliminate an enemy Army in the same space as a Western Army"."""
+    state = scenario(
+        pieces=[
+            ("germany", "western", "army"),
+            ("germany", "soviet", "army"),
+            ("east_europe", "soviet", "army"),
+        ],
+        active=WEST,
+    )
+    victims = _wmd_victims(state, 1, "Neutron Bomb", SOV)
+    assert victims == [f"x:{pc('germany', 'soviet', 'army')}"]
+
+
+def test_smiling_buddha_reaches_two_spaces_from_india_of_the_target_bloc() -> None:
+    """Smiling Buddha: "Eliminate an enemy Bloc's Army or Navy within 2 spaces of India":
+    the Middle East (two away) but not Turkey (three), and only the chosen Bloc's pieces."""
+    state = scenario(
+        pieces=[
+            ("middle_east", "soviet", "army"),
+            ("turkey", "soviet", "army"),
+            ("afghanistan", "western", "army"),
+            ("india", "indian", "army"),
+        ],
+        active=NA,
+    )
+    victims = _wmd_victims(state, 2, "Smiling Buddha", SOV)
+    assert victims == [f"x:{pc('middle_east', 'soviet', 'army')}"]
+
+
+def test_khmer_rouge_escalates_only_when_it_eliminates() -> None:
+    """Khmer Rouge: "Recruit a Nationalist Army in Southeast Asia or eliminate (?) an enemy
+    Army in Southeast Asia": the "?" counts only for the elimination."""
+    pieces = [("southeast_asia", "soviet", "army")]
+    card = cid("Khmer Rouge")
+    state = scenario(pieces=pieces, active=NA)
+    give(state, 2, "espionage", [card])
+    state = act(state, 2, f"use:{card}")
+    recruit = act(state, 2, options(state, 2)[0])
+    recruit = act(recruit, 2, f"p:0:{sp('southeast_asia')}")
+    assert recruit.level(NA, SOV) == 0
+    assert pc("southeast_asia", "nationalist", "army") in recruit.pieces
+    elim = act(state, 2, options(state, 2)[1])
+    elim = act(elim, 2, f"x:{pc('southeast_asia', 'soviet', 'army')}")
+    assert elim.level(NA, SOV) == 1
+
+
+def test_iron_curtain_keeps_a_cut_off_soviet_army_in_supply() -> None:
+    """Iron Curtain: "Soviet pieces in East Europe and White Russia are always in supply":
+    it gives them no Supply symbol, so an Army in the Balkans beside them stays cut off (a
+    line runs "to an uncontested space with a Supply symbol"; ruling 6)."""
+    pieces = [("east_europe", "soviet", "army"), ("balkans", "soviet", "army")]
+    state = scenario(pieces=pieces)
+    east, balkans = pc("east_europe", "soviet", "army"), pc("balkans", "soviet", "army")
+    assert not board.Supply(state).supplied(east)
+    give(state, 0, "prepared", [cid("Iron Curtain")])
+    supply = board.Supply(state)
+    assert supply.supplied(east)
+    assert not supply.supplied(balkans)
+
+
+def test_comecon_needs_east_europe_uncontested() -> None:
+    """Comecon: "gain +1 VP if East Europe is occupied by a Soviet Army uncontested"."""
+    state = scenario(pieces=[("east_europe", "soviet", "army"), ("moscow", "soviet", "army")])
+    base = phase_points(state)[SOV]
+    give(state, 0, "prepared", [cid("Comecon")])
+    assert phase_points(state)[SOV] == base + 1
+    state.pieces = sorted([*state.pieces, pc("east_europe", "western", "army")])
+    assert phase_points(state)[SOV] == base
