@@ -200,13 +200,24 @@ def _transportable(fleet: int, fac: int) -> bool:
 
 
 def place_options(
-    s: SfState, fac: int, k: int, recruit: bool, flt: dict[str, Any] | None, optional: bool
+    s: SfState,
+    fac: int,
+    k: int,
+    recruit: bool,
+    flt: dict[str, Any] | None,
+    optional: bool,
+    must_attack: bool = False,
 ) -> Options:
-    """Options of a deploy/recruit decision: d<space>[-<carrier>], free<piece>, skip."""
+    """Options of a deploy/recruit decision: d<space>[-<carrier>], free<piece>, skip.
+
+    `must_attack`: the piece must then attack ("then attack with a force containing that
+    tank"), so only a placement from which it can attack is offered."""
     out: Options = []
     if optional:
         out.append(("skip", "Do not place"))
     spots = placements(s, fac, k, recruit, flt)
+    if must_attack:
+        spots = [spot for spot in spots if _attacks_after(s, fac, k, spot)]
     if not spots:
         return out or [("skip", "Nothing can be placed")]
     if not board.available(s, fac, k):
@@ -349,15 +360,20 @@ def _placed_piece_can_attack(s: SfState, card_id: int, step: Step) -> bool:
     """Whether some placement of the step leaves the new piece able to attack."""
     fac = FACTIONS.index(step["faction"]) if "faction" in step else cards.card(card_id).faction
     k = KINDS.index(step["piece"])
+    if not board.available(s, fac, k):
+        return True
+    spots = placements(s, fac, k, step["op"] == "recruit", step.get("at"))
+    return any(_attacks_after(s, fac, k, spot) for spot in spots)
+
+
+def _attacks_after(s: SfState, fac: int, k: int, spot: tuple[int, int]) -> bool:
+    """Whether an available piece placed at `spot` (space, fleet/carrier) could then attack."""
     spare = board.available(s, fac, k)
     if not spare:
         return True
-    for sp, on in placements(s, fac, k, step["op"] == "recruit", step.get("at")):
-        trial = s.clone()
-        board.place(trial, spare[0], sp, on)
-        if _follow_options(trial, spare[0], {"attack": True}):
-            return True
-    return False
+    trial = s.clone()
+    board.place(trial, spare[0], *spot)
+    return bool(_follow_options(trial, spare[0], {"attack": True}))
 
 
 def playable(s: SfState, side: int, card_id: int, face: int = 0) -> bool:
@@ -478,6 +494,8 @@ def options(s: SfState, frame: Frame) -> Options:
     side = frame.seat
     if frame.kind == "fx_place":
         fac = card_faction(frame, step)
+        steps = steps_of(frame.card, frame.face, frame.branch)
+        nxt = steps[frame.pc + 1] if frame.pc + 1 < len(steps) else None
         return place_options(
             s,
             fac,
@@ -485,6 +503,7 @@ def options(s: SfState, frame: Frame) -> Options:
             step["op"] == "recruit",
             step.get("at"),
             bool(step.get("optional")),
+            must_attack=nxt is not None and _must_attack_with(step, nxt),
         )
     if frame.kind == "fx_follow":
         return _follow_options(s, s.tags[step["tag"]], step)

@@ -169,3 +169,19 @@ def test_operation_avalanche_attacks_before_usa_at_war() -> None:
     put(s, "Pact", "infantry", "naples")
     assert effects.playable(s, ALLIES, 34)
     assert not effects.playable(s, ALLIES, 35)  # Liberty Ships must deploy a USA fleet
+
+
+def test_montgomery_deploys_the_tank_only_where_it_can_attack() -> None:
+    """Montgomery Takes Command: "Deploy a UK tank in a Desert Climate space; then attack
+    with a force containing that tank." The attack is no option ("resolution of a card's
+    text must be followed precisely"), so the tank is not deployed where it could not attack
+    (Arabia, with nothing to attack beside it); beside Western Desert it is."""
+    s = blank(phase="action", active=ALLIES)
+    put(s, "UK", "infantry", "egypt")
+    put(s, "UK", "fleet", "eastern_med")
+    hand(s, ALLIES, 20)
+    s = act(s, "play20")
+    spaces = {int(o[1:].split("-")[0]) for o in ids(s) if o.startswith("d")}
+    assert sp("egypt") in spaces and sp("arabia") not in spaces
+    s = act(s, f"d{sp('egypt')}")
+    assert kind_of(s) == "fx_follow" and "stay" not in ids(s)
