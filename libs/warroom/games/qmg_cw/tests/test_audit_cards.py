@@ -169,3 +169,60 @@ def test_comecon_needs_east_europe_uncontested() -> None:
     assert phase_points(state)[SOV] == base + 1
     state.pieces = sorted([*state.pieces, pc("east_europe", "western", "army")])
     assert phase_points(state)[SOV] == base
+
+
+def test_korean_war_with_an_army_in_korea_skips_the_recruit_and_battles() -> None:
+    """Korean War: "Recruit a Soviet Army in Korea; then battle (?) in Korea." With a Soviet
+    Army already there the recruit "is not recruited and that part of the card's text is
+    ignored"; the battle still may be made, and its "?" counts then."""
+    chain = [(s, "soviet", "army") for s in ("moscow", "siberia", "manchuria", "korea")]
+    state = scenario(pieces=[*chain, ("korea", "western", "army")], step="action")
+    card = cid("Korean War")
+    give(state, 0, "hand", [card])
+    state = act(state, 0, f"play:{card}")
+    assert kind(state) == "fx_recruit" and not _builds(options(state, 0))
+    state = act(state, 0, "skip")
+    assert kind(state) == "fx_battle" and state.level(SOV, WEST) == 0
+    state = act(state, 0, f"x:{pc('korea', 'western', 'army')}")
+    assert state.level(SOV, WEST) == 1
+
+
+def test_anzus_recruits_a_navy_at_sea_beside_australia() -> None:
+    """ANZUS: "Recruit a Western Navy in or adjacent to Australia": the seas beside it."""
+    state = scenario(active=WEST, step="action")
+    card = cid("ANZUS")
+    give(state, 1, "hand", [card])
+    state = act(state, 1, f"play:{card}")
+    assert _builds(options(state, 1)) == {"south_pacific", "indian_ocean"}
+
+
+def test_cuban_revolution_with_no_token_left_still_recruits() -> None:
+    """Cuban Revolution: "Place a Soviet supply token in Central America; then recruit an
+    Army in Central America": with all 6 Soviet tokens on the board none is placed ("6
+    Soviet Supply tokens"), and the recruit still happens."""
+    state = scenario(step="action")
+    others = ("east_europe", "balkans", "afghanistan", "southeast_asia", "korea", "turkey")
+    state.tokens = sorted(sp(s) * 8 for s in others)
+    card = cid("Cuban Revolution")
+    give(state, 0, "hand", [card])
+    state = act(state, 0, f"play:{card}")
+    assert sp("central_america") * 8 not in state.tokens
+    state = act(state, 0, f"p:0:{sp('central_america')}")
+    assert pc("central_america", "soviet", "army") in state.pieces
+
+
+def test_project_596_cost_is_cut_by_the_targets_escalation_only() -> None:
+    """Project 596 (WMD, cost 4): "Use any time. Force one enemy to lose 4 VPs." "You cannot
+    use a card if doing so would reduce your Bloc to negative Victory Points"; the cost "is
+    reduced by the escalation level of the target Bloc against your Bloc"."""
+    state = scenario(active=NA)
+    card = cid("Project 596")
+    give(state, 2, "prepared", [card])
+    state.vp = [10, 10, 3]
+    assert f"use:{card}" not in options(state, 2)
+    state.esc[WEST * 3 + NA] = 1
+    state = act(state, 2, f"use:{card}")
+    assert options(state, 2) == [f"t:{WEST}"]
+    state = act(state, 2, f"t:{WEST}")
+    state = pass_reactions(state)
+    assert state.vp[NA] == 0 and state.vp[WEST] == 6 and state.level(NA, WEST) == 2
