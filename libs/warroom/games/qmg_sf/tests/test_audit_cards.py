@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from warroom.games.qmg_sf import board, effects
 from warroom.games.qmg_sf.content import COUNTRIES, tables
-from warroom.games.qmg_sf.state import ALLIES, AXIS
-from warroom.games.qmg_sf.tests.helpers import act, blank, hand, ids, kind_of, put, sp
+from warroom.games.qmg_sf.state import ALLIES, AXIS, SfState
+from warroom.games.qmg_sf.tests.helpers import (
+    act,
+    blank,
+    desperate_attack,
+    hand,
+    ids,
+    kind_of,
+    put,
+    sp,
+)
 
 
 def test_italian_submarines_takes_a_fleet_and_a_card_of_its_faction() -> None:
@@ -185,3 +194,38 @@ def test_montgomery_deploys_the_tank_only_where_it_can_attack() -> None:
     assert sp("egypt") in spaces and sp("arabia") not in spaces
     s = act(s, f"d{sp('egypt')}")
     assert kind_of(s) == "fx_follow" and "stay" not in ids(s)
+
+
+def _allies_attack(defender: str, target: str, source: str, cards_: tuple[int, ...]) -> SfState:
+    """The Allies' Desperate Attack from `source` on an Axis `defender` infantry in `target`,
+    the Axis holding `cards_`: the defender's first decision. Iraq is first activated for the
+    Axis, its Minor Country Force gone (an MCF would let any Axis faction's card be used)."""
+    s = blank(phase="action", active=ALLIES)
+    board.activate(s, COUNTRIES.index("Iraq"), AXIS)
+    s.mcf[sp("iraq")] = 0
+    s.control[sp(source)] = ALLIES
+    put(s, "UK", "infantry", source)
+    put(s, defender, "infantry", target)
+    hand(s, ALLIES, 7, 8)
+    hand(s, AXIS, *cards_)
+    return desperate_attack(s, (7, 8), 2, source, target)
+
+
+def test_a_desert_stand_fast_only_in_a_desert_space() -> None:
+    """Folgore Division and 5th Light Division: Stand Fast "Desert Climate spaces" only:
+    in Tripoli, not in Tunisia; and each only for a defender of its faction."""
+    s = _allies_attack("Pact", "tripoli", "tunisia", (63, 42))
+    assert "sf63" in ids(s) and "sf42" not in ids(s)
+    s = _allies_attack("Pact", "tunisia", "algeria", (63, 42))
+    assert not any(o.startswith("sf") for o in ids(s))
+
+
+def test_rashid_ali_coup_stands_fast_in_iraq_for_a_pact_defender() -> None:
+    """Rashid Ali Coup: Stand Fast in Iraq only; "A card's reaction can only be used in
+    conjunction with a piece of the same faction": a German infantry alone cannot use it."""
+    s = _allies_attack("Germany", "iraq", "palestine_jordan", (60,))
+    assert "sf60" not in ids(s)
+    s = _allies_attack("Pact", "iraq", "palestine_jordan", (60,))
+    assert "sf60" in ids(s)
+    s = _allies_attack("Pact", "syria_lebanon", "palestine_jordan", (60,))
+    assert "sf60" not in ids(s)
