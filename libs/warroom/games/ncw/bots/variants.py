@@ -16,8 +16,9 @@ from warroom.engine.errors import SetupError
 from warroom.engine.model import VariantInfo
 from warroom.engine.rng import randbelow
 from warroom.games.ncw import content
+from warroom.games.ncw import effects as fx
+from warroom.games.ncw import ops as O
 from warroom.games.ncw.bots.data import DIFFICULTIES, POWERS, Variant, norm_name, tables
-from warroom.games.ncw.cards import Control, cards_by_number
 from warroom.games.ncw.state import (
     EVENT,
     OPS,
@@ -284,41 +285,74 @@ def _event_possible(state: NcwState, power: int, card: int) -> bool:
 
     if flow.war_held(state, card, power):
         return False
-    return bool(flow.event_playable(state, card, power))
+    return bool(flow.event_playable(state, card, power)) and _event_does_something(
+        state, power, card
+    )
+
+
+_TRIAL_FIELDS = (
+    "control",
+    "token",
+    "vp",
+    "prestige",
+    "media",
+    "media_box",
+    "op_reserve",
+    "access",
+    "flags",
+    "region_vp_mod",
+    "region_vp_mod_perm",
+    "country_vp_mod",
+    "vetoes",
+    "orbit_override",
+    "perm_destab",
+    "blocks",
+    "hands",
+    "removed",
+)
+"""The state a card's event can change (compared before and after a trial run)."""
+
+
+def _event_does_something(state: NcwState, power: int, card: int) -> bool:
+    """6.4: whether some effect of `power`'s event `card` can be implemented now ("If none of
+    the effects of an event can be implemented, the card is played for OPs").
+
+    The event is run on a copy: a choice with a real option, or OPs with an action, can be
+    implemented; otherwise the copy must differ from the state.
+    """
+    trial = state.clone()
+    trial.stack = []
+    fx.resolve_event(trial, card, power, power)
+    while (frame := trial.top()) is not None:
+        if frame.kind == "ops":
+            return any(i != "done" for i, _ in O.ops_options(trial, frame))
+        if not frame.kind.startswith("fx:"):
+            return True
+        if any(i != fx.PASS for i, _ in fx.frame_options(trial, frame)):
+            return True
+        fx.apply_frame(trial, frame, fx.PASS)
+    return any(getattr(trial, f) != getattr(state, f) for f in _TRIAL_FIELDS)
 
 
 def bot_play_mode(state: NcwState, power: int, card: int) -> int:
     """EVENT or OPS for a card a bot plays (6.4 and Annex IV).
 
     Crisis cards are events (0 OPs); rival and negative cards are OPs (their events follow);
-    own cards are events unless the event cannot be played (Macron: unless all its countries
-    are controlled); neutral cards are OPs unless Annex IV lists them for this bot (Diplomatic
-    Mission only in the 1st decade).
+    own cards are events unless the event cannot be played or none of its effects can be
+    implemented (Macron's row: "If all countries are controlled, it is played as OP");
+    neutral cards are OPs unless Annex IV lists them for this bot (Diplomatic Mission only
+    in the 1st decade).
     """
     stats = content.tables().cards[card]
     if stats.crisis:
         return EVENT
     if (stats.power != -1 and stats.power != power) or stats.negative:
         return OPS
-    row = tables().interpretation(POWERS[power], stats.name)
-    if stats.power == -1 and (row is None or (row.play == "event_decade_1" and state.decade != 1)):
-        return OPS
-    if row is not None and row.play == "ops_if_all_controlled" and _all_controlled(state, card):
-        return OPS
+    if stats.power == -1:
+        row = tables().interpretation(POWERS[power], stats.name)
+        if row is None or (row.play == "event_decade_1" and state.decade != 1):
+            return OPS
     return EVENT if _event_possible(state, power, card) else OPS
-
-
-def _all_controlled(state: NcwState, card: int) -> bool:
-    """Whether every country the card's control steps list is controlled (Annex IV, Macron:
-    "If all countries are controlled, it is played as OP")."""
-    listed = [
-        c
-        for step in cards_by_number()[card].effect
-        if isinstance(step, Control)
-        for c in step.countries
-    ]
-    index = content.tables().country_index
-    return all(state.control[index[c]] >= 0 for c in listed)
 
 
 def _covering_bits(bits: int, value: int, decade: int) -> list[tuple[int, int]]:

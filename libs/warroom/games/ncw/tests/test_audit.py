@@ -377,3 +377,16 @@ def test_bots_open_their_annex_iv_region_with_diplomatic_mission() -> None:
     "Event: 1st decade — South America" for the EU bot."""
     assert _bot_choice(CHINA, "Diplomatic Mission") == "region:AFR"
     assert _bot_choice(EU, "Diplomatic Mission") == "region:SAM"
+
+
+def test_bot_plays_its_own_card_for_ops_when_no_effect_can_be_implemented() -> None:
+    """6.4.1: "Bots always play their own cards for their events ... If none of the effects of
+    an event can be implemented, the card is played for OPs." Handover Of Hong Kong (+1 POS in
+    two of Malaysia, Thailand, Laos, Cambodia, Myanmar) with all five China's: OPs."""
+    handover = next(n for n, c in tables().cards.items() if c.name == "Handover Of Hong Kong")
+    s = blank()
+    give(s, "China", "malaysia", "thailand", "laos", "cambodia")
+    assert variants.bot_play_mode(s, CHINA, handover) == EVENT
+    give(s, "China", "myanmar")
+    assert variants.bot_play_mode(s, CHINA, handover) == OPS
+    assert s.control[cid("myanmar")] == CHINA and not s.stack

@@ -78,10 +78,10 @@ def match_game(seed: int) -> tuple[int, str, str]:
 
 
 BOT_GAMES = {
-    1: (920, "be43e43b565b607f", "f3e6a53e0eb7deeb"),
-    2: (932, "dfe0ad5781563ad1", "b00359e123464dfd"),
+    1: (917, "d4957c064c9da7a9", "b520f453820ea350"),
+    2: (929, "038805911db37ac5", "4e9d1b09f75cba91"),
     3: (864, "4f7cd5813599922b", "2f1bac0d7501b186"),
-    7: (961, "34c32b965ad8406a", "e339d102b2b6bc17"),
+    7: (959, "2098e4af508ce38b", "fff950f215142354"),
 }
 RANDOM_GAMES = {
     (1001, "4p"): (438, "f1ebbcbc1b990dcd", "21ed4d5dc4fa4de0"),

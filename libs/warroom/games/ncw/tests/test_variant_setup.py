@@ -315,8 +315,12 @@ def test_bots_play_cards_by_class() -> None:
 
 
 def test_diplomatic_mission_is_an_event_only_in_the_first_decade() -> None:
-    assert V.bot_play_mode(make_state(turn=2), CHINA, card("Diplomatic Mission")) == EVENT
-    assert V.bot_play_mode(make_state(turn=4), CHINA, card("Diplomatic Mission")) == OPS
+    closed = [127, 127, 127 & ~(1 << region("AFR")), 127]
+    mission = card("Diplomatic Mission")
+    assert V.bot_play_mode(make_state(turn=2, access=closed), CHINA, mission) == EVENT
+    assert V.bot_play_mode(make_state(turn=4, access=closed), CHINA, mission) == OPS
+    # 6.4: with every region open to China the event can do nothing: it is played for OPs
+    assert V.bot_play_mode(make_state(turn=2), CHINA, mission) == OPS
 
 
 def test_own_war_card_on_an_own_country_is_played_for_ops() -> None:
