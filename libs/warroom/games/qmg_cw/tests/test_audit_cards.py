@@ -226,3 +226,48 @@ def test_project_596_cost_is_cut_by_the_targets_escalation_only() -> None:
     state = act(state, 2, f"t:{WEST}")
     state = pass_reactions(state)
     assert state.vp[NA] == 0 and state.vp[WEST] == 6 and state.level(NA, WEST) == 2
+
+
+def test_r12_dvina_within_two_spaces_and_berlin_airlift_answers_it() -> None:
+    """R-12 Dvina IRBM (WMD, cost 3): "Eliminate an enemy Army within 2 spaces of East
+    Europe": Germany and France, not the United Kingdom. Berlin Airlift ("Use when a Western
+    Army in or adjacent to Germany is about to be removed") answers an elimination too; the
+    cost and the symbol are paid anyway."""
+    state = scenario(
+        pieces=[
+            ("germany", "western", "army"),
+            ("france", "western", "army"),
+            ("united_kingdom", "western", "army"),
+        ]
+    )
+    airlift = cid("Berlin Airlift")
+    give(state, 1, "espionage", [airlift])
+    victims = _wmd_victims(state, 0, "R-12 Dvina IRBM", WEST)
+    germany, france = pc("germany", "western", "army"), pc("france", "western", "army")
+    assert sorted(victims) == sorted([f"x:{germany}", f"x:{france}"])
+    state = scenario(pieces=[("germany", "western", "army")])
+    give(state, 1, "espionage", [airlift])
+    dvina = cid("R-12 Dvina IRBM")
+    give(state, 0, "prepared", [dvina])
+    state.vp = [10, 10, 10]
+    state = act(act(state, 0, f"use:{dvina}"), 0, f"t:{WEST}")
+    state = act(act(state, 0, f"x:{germany}"), 1, f"use:{airlift}")
+    state = pass_reactions(state)
+    assert germany in state.pieces and state.vp[SOV] == 7 and state.level(SOV, WEST) == 1
+
+
+def test_cambridge_five_in_team_play_the_target_bloc_divides_the_discards() -> None:
+    """Cambridge Five in team play: only its owner uses it ("Teammates cannot use each
+    other's ... Espionage cards"); the target Bloc's two players "may divide up the discards
+    as you see fit": one card each."""
+    state = scenario(variant="6p", active=SOV)
+    card = cid("Cambridge Five")
+    give(state, 3, "espionage", [card])
+    give(state, 0, "hand", state.seats[0].deck[:1])
+    give(state, 1, "hand", state.seats[1].deck[:1])
+    assert f"use:{card}" not in options(state, 2)
+    state = act(act(state, 3, f"use:{card}"), 3, f"t:{WEST}")
+    assert kind(state) == "pay" and options(state, 0) and options(state, 1)
+    state = act(state, 0, options(state, 0)[0])
+    state = act(state, 1, options(state, 1)[0])
+    assert state.seats[0].hand == [] and state.seats[1].hand == []
