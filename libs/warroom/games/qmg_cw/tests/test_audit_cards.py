@@ -273,22 +273,29 @@ def test_cambridge_five_in_team_play_the_target_bloc_divides_the_discards() -> N
     assert state.seats[0].hand == [] and state.seats[1].hand == []
 
 
+def _recruit_beside(
+    pieces: list[tuple[str, str, str]], bloc: int, played: str, spot: str, answer: int
+) -> list[str]:
+    """`bloc` plays `played` and recruits at `spot` ("kind:space"), the Soviets holding the
+    prepared card `answer`: the Soviets' options next."""
+    state = scenario(pieces=pieces, active=bloc, step="action")
+    zone = "espionage" if tables().cards[answer].type == "espionage" else "prepared"
+    give(state, 0, zone, [answer])
+    card = cid(played)
+    give(state, bloc, "hand", [card])
+    state = act(act(state, bloc, f"play:{card}"), bloc, f"p:{spot}")
+    return options(state, 0)
+
+
 def test_a_recruited_navy_or_army_is_not_built() -> None:
     """ "Pay careful attention to whether a card directs you to build or recruit": The B-59
     Submarine Incident ("when an enemy builds a Navy in the same space as a Soviet Navy")
     and 2S4 Tyulpan Mortar ("immediately after you build an Army") do not answer a recruit
     (ANZUS recruits a Navy; Cuban Revolution recruits an Army)."""
-    state = scenario(pieces=[("indian_ocean", "soviet", "navy")], active=WEST, step="action")
-    b59, anzus = cid("The B-59 Submarine Incident"), cid("ANZUS")
-    give(state, 0, "espionage", [b59])
-    give(state, 1, "hand", [anzus])
-    state = act(state, 1, f"play:{anzus}")
-    state = act(state, 1, f"p:1:{sp('indian_ocean')}")
-    assert f"use:{b59}" not in options(state, 0)
-    state = scenario(pieces=[("central_america", "western", "army")], step="action")
-    tyulpan, cuban = cid("2S4 Tyulpan Mortar"), cid("Cuban Revolution")
-    give(state, 0, "prepared", [tyulpan])
-    give(state, 0, "hand", [cuban])
-    state = act(state, 0, f"play:{cuban}")
-    state = act(state, 0, f"p:0:{sp('central_america')}")
-    assert f"use:{tyulpan}" not in options(state, 0)
+    b59, tyulpan = cid("The B-59 Submarine Incident"), cid("2S4 Tyulpan Mortar")
+    navy = [("indian_ocean", "soviet", "navy")]
+    opts = _recruit_beside(navy, WEST, "ANZUS", f"1:{sp('indian_ocean')}", b59)
+    assert f"use:{b59}" not in opts
+    army = [("central_america", "western", "army")]
+    opts = _recruit_beside(army, SOV, "Cuban Revolution", f"0:{sp('central_america')}", tyulpan)
+    assert f"use:{tyulpan}" not in opts
