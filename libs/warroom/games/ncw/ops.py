@@ -745,8 +745,8 @@ def _collect(s: NcwState, f: Frame, only: int | None) -> list[Option]:
     """The country actions of an "ops" frame, in country order.
 
     Countries read a table built once per (power, OPs, coup mode, open regions, ORBIT
-    overrides and permanent destabilizations); those the frame already moved or a block
-    forbids offer nothing.
+    overrides and permanent destabilizations); those a block forbids offer nothing, those the
+    frame already moved at most their token work (`_moved_options`).
     """
     st = _static()
     p, ops, flags = f.seat, f.ops, f.flags
@@ -766,18 +766,37 @@ def _collect(s: NcwState, f: Frame, only: int | None) -> list[Option]:
         p, min(ops, st.ops_cap), can_coup, one_per_region, open_regions, specials
     )
     control, token = s.control, s.token
-    cleared = (*f.items, *blocked_countries)
+    fixed = _moved_options(masked, f.items, control, token, p)
+    fixed.update(dict.fromkeys(blocked_countries, ()))
     if only is not None or f.scope:
         countries: Sequence[int] = f.scope if only is None else (only,)
         if only is not None and f.scope and only not in f.scope:
             countries = ()
-        return [o for c in countries if c not in cleared for o in masked[c][control[c]][token[c]]]
-    if cleared:
+        return [
+            o
+            for c in countries
+            for o in (fixed[c] if c in fixed else masked[c][control[c]][token[c]])
+        ]
+    if fixed:
         masked = list(masked)
-        for c in cleared:
-            masked[c] = _NO_ROW
+        for c, opts in fixed.items():
+            masked[c] = ((opts,) * 3,) * 5
     # row[control[c]][token[c]] of every country, flattened, all in C
     return list(_chain(map(getitem, map(getitem, masked, control), token)))
+
+
+def _moved_options(
+    masked: Sequence[_Row], moved: tuple[int, ...], control: list[int], token: list[int], p: int
+) -> dict[int, tuple[Option, ...]]:
+    """What the countries this card already moved still offer: nothing where p now controls
+    them (4.3.2.3: "not possible to control a country and then stabilize it with points from
+    the same card"; a second POS is a coup, ruling 5), else their stability token work."""
+    return {
+        c: ()
+        if control[c] == p
+        else tuple(o for o in masked[c][control[c]][token[c]] if o.id.startswith("token:"))
+        for c in moved
+    }
 
 
 def reference_ops_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
@@ -789,11 +808,12 @@ def reference_ops_options(s: NcwState, f: Frame) -> list[tuple[str, str]]:
     can_coup = not flags & OPF_NO_COUP and not one_per_region and s.coups_left[p] > 0
     for c in f.scope or range(st.n):
         region = st.region[c]
-        if c in f.items or (one_per_region and f.mask >> region & 1):
+        moved = c in f.items
+        if (moved and s.control[c] == p) or (one_per_region and f.mask >> region & 1):
             continue
         if not can_influence(s, p, c):
             continue
-        if s.control[c] != p:
+        if s.control[c] != p and not moved:
             cost = pos_cost(s, p, c)[0]
             if cost <= ops and not (one_per_region and cost > 1):
                 out.append(st.pos[c])

@@ -9,6 +9,7 @@ from warroom.games.ncw import ops as O
 from warroom.games.ncw.bots import hooks, policy, variants
 from warroom.games.ncw.content import tables
 from warroom.games.ncw.state import (
+    BLUE,
     CHINA,
     EU,
     EVENT,
@@ -390,3 +391,54 @@ def test_bot_plays_its_own_card_for_ops_when_no_effect_can_be_implemented() -> N
     give(s, "China", "myanmar")
     assert variants.bot_play_mode(s, CHINA, handover) == OPS
     assert s.control[cid("myanmar")] == CHINA and not s.stack
+
+
+# ---------------------------------------------------------------- 4.3.2.5 media benefits
+
+
+def test_media_position_five_gives_two_pos_in_one_own_orbit_never_the_allys() -> None:
+    """4.3.2.5: at position 5 the bloc's powers "can each choose to gain: +2 POS total in up to
+    two of their own ORBIT countries of any stability (either one POS in two countries or two
+    POS in the same country), or remove a rival's control"; "the options above can never be
+    used in a country that is controlled by their allied power"."""
+    s = blank()
+    s.stack.clear()
+    s.push(Frame("deploy", seat=0))
+    s.media = -5
+    give(s, "US", "cuba")
+    give(s, "China", "nicaragua")
+    flow.media_benefits(s, flow.Ctx())
+    s = act(s, CHINA, "pass")
+    assert s.top() is not None and s.top().seat == RUSSIA  # type: ignore[union-attr]
+    ids = options(s, RUSSIA)
+    assert "pos:cuba" in ids and "pos:nicaragua" not in ids and "remove:nicaragua" not in ids
+    s = act(s, RUSSIA, "pos:cuba")
+    assert s.control[cid("cuba")] == -1
+    assert not any(i.startswith("remove:") for i in options(s, RUSSIA))
+    s = act(s, RUSSIA, "pos:cuba")
+    assert s.control[cid("cuba")] == RUSSIA
+    assert s.top() is not None and s.top().kind == "deploy"  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------- 4.3.2.3 tokens after a move
+
+
+def test_a_country_left_uncontrolled_by_a_card_may_be_destabilized_with_the_same_card() -> None:
+    """4.3.2.3 bans only "control a country and then stabilize it with points from the same
+    card"; destabilizing "In uncontrolled countries" is allowed. The US removes Russia's control
+    of Jordan (2 OPs) and destabilizes it with the third OP; after taking Egypt (2 OPs) it may
+    not stabilize Egypt with the same card."""
+    s = blank()
+    give(s, "Russia", "jordan")
+    with_ops(s, US, 3)
+    s = act(s, US, "pos:jordan")
+    assert s.control[cid("jordan")] == -1
+    ids = options(s, US)
+    assert "token:jordan" in ids and "pos:jordan" not in ids and "coup:jordan" not in ids
+    s = act(s, US, "token:jordan")
+    assert s.token[cid("jordan")] == BLUE + 1
+    s = blank()
+    with_ops(s, US, 3)
+    s = act(s, US, "pos:egypt")
+    assert s.control[cid("egypt")] == US
+    assert not any(i.endswith(":egypt") for i in options(s, US))

@@ -80,19 +80,19 @@ def match_game(seed: int) -> tuple[int, str, str]:
 BOT_GAMES = {
     1: (917, "d4957c064c9da7a9", "b520f453820ea350"),
     2: (929, "038805911db37ac5", "4e9d1b09f75cba91"),
-    3: (864, "4f7cd5813599922b", "2f1bac0d7501b186"),
+    3: (864, "4f7cd5813599922b", "7b60e51fbc17f2e5"),
     7: (959, "2098e4af508ce38b", "fff950f215142354"),
 }
 RANDOM_GAMES = {
     (1001, "4p"): (438, "f1ebbcbc1b990dcd", "21ed4d5dc4fa4de0"),
-    (1002, "4p"): (451, "c5b0f2547642d38d", "2162a63befaed9db"),
-    (1003, "4p"): (452, "7e267370a686de5b", "16c1003e47f52ae3"),
-    (1006, "solitaire-us"): (87, "5593fe1a1d5b5098", "b1d92a24ef977ba0"),
+    (1002, "4p"): (459, "82a1ab7b4d37f462", "f34b473db900734d"),
+    (1003, "4p"): (448, "cfc5d79a821d6233", "96f87017cf9336c3"),
+    (1006, "solitaire-us"): (88, "8b78086e212eca3b", "a0727fb5366fe0df"),
     (1007, "solitaire-china"): (89, "b39011a43a3e77cb", "1ab661a2a27573bb"),
 }
 MATCH_GAMES = {
-    1004: (431, "6b5031dfc2ec0547", "8d48e3e64cd1a867"),
-    1005: (430, "0b07a33030b09a92", "5dcaced5ff4abe41"),
+    1004: (430, "8283a86b758f1685", "7db83e8e15dc6045"),
+    1005: (431, "e3eb07fa1f881258", "c9cdd6a7b7c635ae"),
 }
 
 
