@@ -442,3 +442,28 @@ def test_a_country_left_uncontrolled_by_a_card_may_be_destabilized_with_the_same
     s = act(s, US, "pos:egypt")
     assert s.control[cid("egypt")] == US
     assert not any(i.endswith(":egypt") for i in options(s, US))
+
+
+# ---------------------------------------------------------------- Annex III permanent tokens
+
+
+def test_israel_takes_no_blue_token_and_is_cheaper_for_the_red_bloc() -> None:
+    """Annex III, Israel-Palestinian Conflict: "Israel is treated as permanently destabilized in
+    favor of the red bloc. A blue stability token cannot be placed on it for any reason.\""""
+    s = blank()
+    give(s, "US", "israel")
+    israel = cid("israel")
+    before = O.pos_cost(s, RUSSIA, israel)[0]
+    effects.place_permanent(s, "israeli_palestinian", US)
+    with_ops(s, US, 3)
+    assert "token:israel" not in options(s, US)
+    assert O.pos_cost(s, RUSSIA, israel)[0] == max(1, before - 1)
+
+
+def test_a_coup_may_target_an_allys_country() -> None:
+    """4.3.2.2: "Coups can be carried out against countries controlled by an ally.\""""
+    s = blank()
+    give(s, "EU", "lebanon")
+    with_ops(s, US, 2)
+    s = act(s, US, "coup:lebanon")
+    assert s.control[cid("lebanon")] == US
