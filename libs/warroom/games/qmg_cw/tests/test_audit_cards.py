@@ -299,3 +299,22 @@ def test_a_recruited_navy_or_army_is_not_built() -> None:
     army = [("central_america", "western", "army")]
     opts = _recruit_beside(army, SOV, "Cuban Revolution", f"0:{sp('central_america')}", tyulpan)
     assert f"use:{tyulpan}" not in opts
+
+
+def test_kgb_prepares_an_espionage_card_from_hand_with_no_extra_discard() -> None:
+    """KGB: "Use once per turn in your Begin Turn step. Discard 3 cards from hand to prepare
+    a Soviet Espionage card": the 3 cards are the cost; the Espionage card prepared costs no
+    further discard ("When an Event or Espionage card directs you to prepare an Espionage
+    card, you do not have to discard a card"); a WMD in hand is not offered."""
+    state = scenario()
+    kgb, spy, wmd = cid("KGB"), cid("Cambridge Five"), cid("Tsar Bomba")
+    builds = [cid("Build Army", n, SOV) for n in range(3)]
+    give(state, 0, "prepared", [kgb])
+    give(state, 0, "hand", [*builds, spy, wmd])
+    state = act(state, 0, f"use:{kgb}")
+    for card in builds:
+        state = act(state, 0, f"d:{card}")
+    assert kind(state) == "fx_prepare"
+    assert sorted(options(state, 0)) == sorted([f"prep:{spy}", "skip"])
+    state = act(state, 0, f"prep:{spy}")
+    assert state.seats[0].espionage == [spy] and state.seats[0].hand == [wmd]
