@@ -2,10 +2,12 @@
 
 A card's `effect` is a list of steps, each a mapping with an `op`:
 
-- `deploy` / `recruit` {piece, faction?, at?, optional?, tag?}: place one available piece
-  (deploy: a controlled space where it is supplied; recruit: also an unoccupied
-  enemy-controlled space, supply not needed, taking control). With none available the
-  player may first remove one of that kind from the board, or deploy fewer.
+- `deploy` / `recruit` {piece, faction?, at?, optional?, tag?, optional_after?}: place one
+  available piece (deploy: a controlled space where it is supplied; recruit: also an
+  unoccupied enemy-controlled space, supply not needed, taking control). With none
+  available the player may first remove one of that kind from the board, or deploy fewer.
+  `optional_after: <tag>` is "A and/or B": B may be skipped only once A (the tagged step)
+  placed its piece, and A only while B is possible.
 - `follow` {tag, move, attack}: "then move that piece or attack with a force containing it".
 - `move` {factions, kinds?, into?, count?}: move pieces (Action-step rules; may "move" in place).
 - `attack` {faction?, containing?, target?, optional?}: start a combat.
@@ -334,7 +336,11 @@ def playable_steps(s: SfState, side: int, card_id: int, steps: tuple[Step, ...])
     anything = False
     for i, step in enumerate(steps):
         ok = feasible(s, side, card_id, step)
-        optional = step.get("optional", False) or step.get("if_possible", False)
+        optional = (
+            step.get("optional", False)
+            or step.get("if_possible", False)
+            or "optional_after" in step
+        )
         nxt = steps[i + 1] if i + 1 < len(steps) else None
         if ok and not optional and nxt is not None and _must_attack_with(step, nxt):
             ok = _placed_piece_can_attack(s, card_id, step)
@@ -488,6 +494,16 @@ def _follow_options(s: SfState, p: int, step: Step) -> Options:
     return out
 
 
+def _skippable(s: SfState, frame: Frame, step: Step, nxt: Step | None) -> bool:
+    """Whether a placement may be skipped: "you may", or one half of "A and/or B" while the
+    other half places something (A placed, or B still possible)."""
+    if "optional_after" in step:
+        return step["optional_after"] in s.tags
+    if nxt is not None and "tag" in step and nxt.get("optional_after") == step["tag"]:
+        return feasible(s, frame.seat, frame.card, nxt)
+    return bool(step.get("optional"))
+
+
 def options(s: SfState, frame: Frame) -> Options:
     """The options of an effect decision frame."""
     step = step_of(frame)
@@ -502,7 +518,7 @@ def options(s: SfState, frame: Frame) -> Options:
             KINDS.index(step["piece"]),
             step["op"] == "recruit",
             step.get("at"),
-            bool(step.get("optional")),
+            _skippable(s, frame, step, nxt),
             must_attack=nxt is not None and _must_attack_with(step, nxt),
         )
     if frame.kind == "fx_follow":

@@ -229,3 +229,21 @@ def test_rashid_ali_coup_stands_fast_in_iraq_for_a_pact_defender() -> None:
     assert "sf60" in ids(s)
     s = _allies_attack("Pact", "syria_lebanon", "palestine_jordan", (60,))
     assert "sf60" not in ids(s)
+
+
+def test_rock_of_gibraltar_and_or_deploys_at_least_one() -> None:
+    """Rock of Gibraltar: "Deploy a UK fleet in South Atlantic and/or a UK infantry in
+    Gibraltar": one or both, never neither. With the fleet skipped the infantry must be
+    deployed; with the fleet deployed it may be skipped; with Gibraltar closed (Axis
+    control) the fleet may not be skipped."""
+    s = blank(phase="action", active=ALLIES)
+    hand(s, ALLIES, 3)
+    s = act(s, "play3")
+    fleet = f"d{sp('south_atlantic')}"
+    assert sorted(ids(s)) == sorted(["skip", fleet])
+    assert ids(act(s, "skip")) == [f"d{sp('gibraltar')}"]
+    assert "skip" in ids(act(s, fleet))
+    s = blank(phase="action", active=ALLIES)
+    s.control[sp("gibraltar")] = AXIS
+    hand(s, ALLIES, 3)
+    assert ids(act(s, "play3")) == [fleet]
