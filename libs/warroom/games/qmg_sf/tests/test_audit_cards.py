@@ -247,3 +247,22 @@ def test_rock_of_gibraltar_and_or_deploys_at_least_one() -> None:
     s.control[sp("gibraltar")] = AXIS
     hand(s, ALLIES, 3)
     assert ids(act(s, "play3")) == [fleet]
+
+
+def test_mediterranean_station_with_no_fleet_left_redeploys_one_then_follows() -> None:
+    """Mediterranean Station: "Deploy a UK fleet in Western Mediterranean or Eastern
+    Mediterranean; then move that fleet or attack with a force containing that fleet." With
+    every UK fleet on the board one may be removed to deploy it ("remove one or more pieces
+    from the board to make them available"), and "that fleet" is the one deployed; deploying
+    fewer skips the follow-up."""
+    s = blank(phase="action", active=ALLIES)
+    fleets = [put(s, "UK", "fleet", x) for x in ("south_atlantic", "red_sea", "levantine")]
+    fleets.append(put(s, "UK", "fleet", "aegean"))
+    put(s, "Pact", "fleet", "gulf_of_sidra")
+    hand(s, ALLIES, 5)
+    s = act(s, "play5")
+    assert sorted(ids(s)) == sorted(["skip", *(f"free{p}" for p in fleets)])
+    assert kind_of(act(s, "skip")) != "fx_follow"
+    s = act(act(s, f"free{fleets[0]}"), f"d{sp('eastern_med')}")
+    assert s.loc[fleets[0]] == sp("eastern_med")
+    assert kind_of(s) == "fx_follow" and f"a2-{sp('gulf_of_sidra')}" in ids(s)
