@@ -266,3 +266,18 @@ def test_mediterranean_station_with_no_fleet_left_redeploys_one_then_follows() -
     s = act(act(s, f"free{fleets[0]}"), f"d{sp('eastern_med')}")
     assert s.loc[fleets[0]] == sp("eastern_med")
     assert kind_of(s) == "fx_follow" and f"a2-{sp('gulf_of_sidra')}" in ids(s)
+
+
+def test_mid_war_usa_cards_before_usa_at_war() -> None:
+    """Before USA at War ("USA pieces cannot move or be deployed (but may be recruited)"):
+    Arsenal of Democracy and Ninth Air Force must deploy and cannot be played; Halverson
+    Project recruits and Lend-Lease draws, so both can (docs/content.md: "two draw or
+    recruit ... and two deploy")."""
+    s = blank(phase="action", active=ALLIES, round_=tables().usa_at_war - 1)
+    put(s, "UK", "infantry", "egypt")
+    s.decks[ALLIES] = [3]
+    playable = {c: effects.playable(s, ALLIES, c) for c in (24, 25, 26, 32)}
+    assert playable == {24: True, 25: True, 26: False, 32: False}
+    s.round = tables().usa_at_war
+    s.touch()
+    assert effects.playable(s, ALLIES, 26) and effects.playable(s, ALLIES, 32)
