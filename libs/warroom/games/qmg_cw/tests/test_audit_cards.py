@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from warroom.games.qmg_cw import board
-from warroom.games.qmg_cw.content import tables
+from warroom.games.qmg_cw.content import NATS, tables
 from warroom.games.qmg_cw.scoring import phase_points
 from warroom.games.qmg_cw.state import NA, SOV, WEST, CwState
 
@@ -318,3 +318,18 @@ def test_kgb_prepares_an_espionage_card_from_hand_with_no_extra_discard() -> Non
     assert sorted(options(state, 0)) == sorted([f"prep:{spy}", "skip"])
     state = act(state, 0, f"prep:{spy}")
     assert state.seats[0].espionage == [spy] and state.seats[0].hand == [wmd]
+
+
+def test_asean_lets_a_nationalist_army_be_built_in_its_spaces_only() -> None:
+    """ASEAN: "Nationalist pieces in Indonesia, the Philippines and Southeast Asia are always
+    in supply" - a Nationalist Army "Must still be in supply when built (which is generally
+    achieved if the right Status card is in play)" and needs no Nationalist piece beside it:
+    with ASEAN it may be built in those three spaces, nowhere else."""
+    state = scenario(active=NA, step="action")
+    nationalist = NATS.index("nationalist")
+    build = next(c.id for c in tables().cards if c.type == "build_army" and c.nat == nationalist)
+    give(state, 2, "hand", [build])
+    assert not _builds(options(act(state, 2, f"play:{build}"), 2))
+    give(state, 2, "prepared", [cid("ASEAN")])
+    state = act(state, 2, f"play:{build}")
+    assert _builds(options(state, 2)) == {"indonesia", "philippines", "southeast_asia"}
