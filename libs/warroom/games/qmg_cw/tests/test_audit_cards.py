@@ -7,7 +7,7 @@ from warroom.games.qmg_cw.content import NATS, tables
 from warroom.games.qmg_cw.scoring import phase_points
 from warroom.games.qmg_cw.state import NA, SOV, WEST, CwState
 
-from .helpers import act, cid, give, kind, options, pass_reactions, pc, scenario, sp
+from .helpers import RULES, act, cid, give, kind, options, pass_reactions, pc, scenario, sp
 
 
 def _builds(state_options: list[str]) -> set[str]:
@@ -333,3 +333,22 @@ def test_asean_lets_a_nationalist_army_be_built_in_its_spaces_only() -> None:
     give(state, 2, "prepared", [cid("ASEAN")])
     state = act(state, 2, f"play:{build}")
     assert _builds(options(state, 2)) == {"indonesia", "philippines", "southeast_asia"}
+
+
+def test_red_army_reserves_in_team_play_its_owner_pays_from_its_own_hand() -> None:
+    """Red Army Reserves in team play: "Discard 3 cards from hand" is its user's hand ("When
+    the rules or a card specifies 'you' ... must discard, then that player must discard the
+    cards"): with 2 cards it is not offered, whatever the teammate holds; with 3 only its
+    owner pays."""
+    state = scenario(variant="6p", active=SOV)
+    card = cid("Red Army Reserves")
+    owner = next(seat for seat in (2, 3) if card in state.seats[seat].deck)
+    mate = 5 - owner
+    give(state, owner, "prepared", [card])
+    give(state, owner, "hand", state.seats[owner].deck[:2])
+    give(state, mate, "hand", state.seats[mate].deck[:5])
+    assert f"use:{card}" not in options(state, owner)
+    give(state, owner, "hand", state.seats[owner].deck[:1])
+    state = act(state, owner, f"use:{card}")
+    decision = RULES.decision(state)
+    assert decision is not None and decision.kind == "pay" and decision.seats == (owner,)
