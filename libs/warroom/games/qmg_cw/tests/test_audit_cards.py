@@ -352,3 +352,21 @@ def test_red_army_reserves_in_team_play_its_owner_pays_from_its_own_hand() -> No
     state = act(state, owner, f"use:{card}")
     decision = RULES.decision(state)
     assert decision is not None and decision.kind == "pay" and decision.seats == (owner,)
+
+
+def test_afghan_intervention_token_is_spoiled_by_the_enemy_it_battles() -> None:
+    """Afghan Intervention: "Place a Soviet supply token in Afghanistan; then recruit an Army
+    in Afghanistan; then battle (?) in Afghanistan." The enemy there contests the space,
+    "spoiling the token's supply": the new Army battles only through a supply line (a Soviet
+    Army in Central Asia) or by paying Organic Supply."""
+    base = [("moscow", "soviet", "army"), ("afghanistan", "nationalist", "army")]
+    card = cid("Afghan Intervention")
+    enemy = pc("afghanistan", "nationalist", "army")
+    own = pc("afghanistan", "soviet", "army")
+    for extra, offered in (([("central_asia", "soviet", "army")], f"x:{enemy}"), ([], "")):
+        state = scenario(pieces=[*base, *extra], step="action")
+        give(state, 0, "hand", [card, cid("Build Army", 0, SOV)])
+        state = act(act(state, 0, f"play:{card}"), 0, f"p:0:{sp('afghanistan')}")
+        expected = [offered] if offered else [f"organic:{own}"]
+        assert sp("afghanistan") * 8 in state.tokens
+        assert [o for o in options(state, 0) if o != "skip"] == expected
