@@ -281,3 +281,15 @@ def test_mid_war_usa_cards_before_usa_at_war() -> None:
     s.round = tables().usa_at_war
     s.touch()
     assert effects.playable(s, ALLIES, 26) and effects.playable(s, ALLIES, 32)
+
+
+def test_bulgarian_army_needs_an_axis_bulgaria() -> None:
+    """Bulgarian Army: "If the Axis control Bulgaria: Deploy a Pact infantry in or adjacent
+    to Bulgaria": not while Bulgaria is neutral; once active for the Axis, in Bulgaria (its
+    neutral neighbours and the sea without a fleet take no infantry)."""
+    s = blank(phase="action", active=AXIS)
+    assert not effects.playable(s, AXIS, 59)
+    board.activate(s, COUNTRIES.index("Bulgaria"), AXIS)
+    s.touch()
+    hand(s, AXIS, 59)
+    assert ids(act(s, "play59")) == [f"d{sp('bulgaria')}"]
