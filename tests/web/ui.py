@@ -48,6 +48,11 @@ CHANGED_JS = """([version, decision]) => {
   return Number(g.dataset.version || "0") > version || now !== decision;
 }"""
 
+PAST_VERSION_JS = """(version) => {
+  const g = document.querySelector('[data-testid="game-screen"]');
+  return !!g && Number(g.dataset.version || "0") > version;
+}"""
+
 MY_TURN_JS = """() => {
   const g = document.querySelector('[data-testid="game-screen"]');
   if (!g) return false;
@@ -331,7 +336,9 @@ def undo_once(page: Page, *, tries: int = 40, seed: int = 3) -> tuple[str, list[
         undo = page.locator(tid("undo-button"))
         if last is not None and undo.count() and undo.is_enabled():
             undo.click()
-            page.wait_for_function(CHANGED_JS, arg=[now["version"], now["decision"]])
+            # the undo is a new version: wait for it, not for any change of the decision panel
+            # (under load the panel re-renders while the answer is on its way)
+            page.wait_for_function(PAST_VERSION_JS, arg=now["version"], timeout=20_000)
             page.wait_for_function(MY_TURN_JS, timeout=20_000)
             back = state(page)
             assert back is not None
