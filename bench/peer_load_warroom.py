@@ -5,7 +5,8 @@ each game is two seats, each following the game through its own WatchGame stream
 Warroom clients would; one move of a game is in flight at a time: the seat that must act (on
 the latest view it holds) submits a random offered option, and the move's latency is the
 SubmitAction round trip (answered only after the move is committed, with the version only:
-`omit_view`). Both seats learn of the move from their streams, as boardgame.io's sockets do. A finished game is replaced by a new CreateGame inside the timed window.
+`omit_view`). Both seats learn of the move from their streams, as boardgame.io's sockets do.
+A finished game is replaced by a new CreateGame inside the timed window.
 
     python bench/peer_load_warroom.py --address 127.0.0.1:PORT --tables 100 [--ack-schema S]
 
@@ -62,7 +63,7 @@ class Table:
         self.created = 0
 
     def receive(self, seat: int, view: game_pb2.SeatView) -> None:
-        """A newer view of `seat` (from its stream or its SubmitAction answer)."""
+        """A newer view of `seat` (from its stream)."""
         held = self.views[seat]
         if held is not None and view.version <= held.version:
             return
@@ -146,8 +147,6 @@ class Table:
             TIMEOUT,
         )
         latency = time.perf_counter() - started
-        if answer.HasField("view"):
-            self.receive(seat, answer.view)
         return latency, self.game_id, answer.version
 
 
