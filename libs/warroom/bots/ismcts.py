@@ -34,7 +34,8 @@ in which every seat plays the policy after the searching seat's root option, cut
 epoch (or the end) and scored by the evaluation. Root options share determinizations round by
 round, so they are compared on paired samples; the policy's own option is the baseline (its
 prior; or, for a policy whose `baseline` is "prior", e.g. QMG: The Cold War, the option the
-evaluation scores best one step ahead, the heuristic bot's choice), the others enter by
+evaluation scores best one step ahead, the heuristic bot's choice; the priors are averaged
+over the policy's `prior_worlds` determinizations), the others enter by
 evaluation prior and leave once clearly worse, and the search stops early when no option is
 left to challenge the baseline. Screening takes `POLICY_SCREEN_SHARE` of
 the budget; a departure from the baseline needs significant screening evidence and must
@@ -285,16 +286,22 @@ class _PolicySearch:
         return count > 0 and total > 0.0, played
 
     def _priors(self, world: Any, decision: Decision | None, ids: list[str]) -> dict[str, float]:
+        """Each option's evaluation one step ahead, averaged over `prior_worlds` worlds (the
+        given one first) in which it is legal; the baseline of a "policy" search scores 0."""
         rules, seat = self.position.rules, self.position.seat
-        priors = dict.fromkeys(ids, 0.0)
-        for option_id in ids:
-            if option_id == self.baseline or decision is None:
-                continue
-            if decision.find(seat, option_id) is None:
-                continue
-            after = rules.apply(world, seat, option_id).state
-            priors[option_id] = seat_value(rules, after, seat, self.evaluator)
-        return priors
+        totals, counts = dict.fromkeys(ids, 0.0), dict.fromkeys(ids, 0)
+        for n in range(max(1, self.policy.prior_worlds)):
+            if n:
+                world, decision = self._sample()
+            for option_id in ids:
+                if option_id == self.baseline or decision is None:
+                    continue
+                if decision.find(seat, option_id) is None:
+                    continue
+                after = rules.apply(world, seat, option_id).state
+                totals[option_id] += seat_value(rules, after, seat, self.evaluator)
+                counts[option_id] += 1
+        return {i: totals[i] / counts[i] if counts[i] else 0.0 for i in ids}
 
     def _open(self, world: Any, decision: Decision | None, ids: list[str]) -> list[str]:
         """Set the baseline and the arms; the challengers in order of evaluation prior."""

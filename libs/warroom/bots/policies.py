@@ -52,6 +52,10 @@ class RolloutPolicy:
     """Whether an option (id, decision kind) may challenge the baseline (None: every option)."""
     reply: Replier | None = None
     """The playouts' chooser for the seats other than the searching one (None: `choose`)."""
+    prior_worlds: int = 1
+    """Determinizations the root's evaluation priors are averaged over (the first is also the
+    first screening world); with baseline "prior" the baseline is the best mean, the choice of
+    a heuristic bot with as many samples."""
 
     def verifier(self) -> RolloutPolicy:
         """The same policy, stopping at the long epoch (None: at the end of the game)."""

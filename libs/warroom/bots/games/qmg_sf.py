@@ -9,7 +9,8 @@ through the rest of the side's turn and the other side's whole turn (`TURNS` cha
 side taking its turn), so both sides see the reply to what they did (the round epoch ended an
 Allied playout before the Axis replied), and the evaluation scores the state reached; a
 departure from the baseline is verified with playouts to the next scoring round. The root's
-baseline is the option the evaluation prefers one step ahead (the heuristic bot's choice).
+baseline is the option the evaluation prefers one step ahead on average over `PRIOR_WORLDS`
+determinizations (the choice of the heuristic bot with as many samples).
 In playouts the other side's Action step is its one-ply choice among its cards to play and
 the policy's own option (`card_reply`), and movement steps walk land pieces into Victory
 Stars (`walking_choice`).
@@ -36,6 +37,9 @@ CARDS = ("play", "ct")
 MOVEMENT = ("move1", "move2")
 WALK = True
 """Playouts walk land pieces into Victory Stars in movement steps (`walking_choice`)."""
+PRIOR_WORLDS = 4
+"""Determinizations the one-step-ahead priors, and so the baseline, are averaged over: the
+heuristic bot with 4 samples beat the 1-sample one 53 of 100, +14/-5 on paired seeds."""
 REPLY_FOR: tuple[int, ...] = (0, 1)
 """The searching sides whose playouts model the other side's Action step by `card_reply`
 (both: tuned as the Axis on seeds 90201-90250, 26 of 50 against 21 without; as the Allies
@@ -133,12 +137,14 @@ def search_policy(
     reply_for: Sequence[int] = REPLY_FOR,
     reply_every: bool = False,
     walk: bool = WALK,
+    prior_worlds: int = PRIOR_WORLDS,
 ) -> RolloutPolicy:
     """South Front's rollout policy: playouts through `turns` turn changes (0: to the end of
     the round), the budget's multiplier per decision kind (key "*": every other kind; empty:
     1 for all), whether challengers are screened, and the searching sides whose playouts
     model the other side's Action step (`card_reply`; `reply_every`: over every option),
-    and whether playouts walk into Victory Stars in movement steps (`walking_choice`)."""
+    whether playouts walk into Victory Stars in movement steps (`walking_choice`), and the
+    determinizations the root's priors are averaged over."""
     stop, changes = (turn, turns) if turns else (epoch, 1)
     return RolloutPolicy(
         walking_choice if walk else policy_choice,
@@ -149,6 +155,7 @@ def search_policy(
         effort=(lambda kind: effort.get(kind, effort.get("*", 1.0))) if effort else None,
         challenger=challenger if screen else None,
         reply=replier(reply_for, reply_every) if reply_for else None,
+        prior_worlds=prior_worlds,
     )
 
 

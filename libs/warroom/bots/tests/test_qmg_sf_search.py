@@ -62,14 +62,17 @@ def test_screening_playouts_run_through_the_other_sides_turn() -> None:
 
 
 def test_decisions_but_the_action_step_answer_the_heuristic_choice_without_playouts() -> None:
-    """A movement step or a payment gets no playouts, and its answer is the heuristic bot's."""
+    """A movement step or a payment gets no playouts, and its answer is the heuristic bot's
+    with as many samples as the search averages its priors over (the same worlds: both draw
+    them from one seeded generator)."""
     for kind in ("move1", "pay"):
         state = _reach(3, kind, AXIS, skip=1)
         position = position_for(SF, state, AXIS, SF.decision(state))
         choice = IsmctsBot(Budget(iterations=50), seed=1).choose(position)
         assert choice.iterations == 0, kind
         assert all(s.visits == 0 for s in choice.analysis)
-        assert choice.option_id == HeuristicBot(seed=1, samples=1).choose(position).option_id
+        worlds = qmg_sf.PRIOR_WORLDS
+        assert choice.option_id == HeuristicBot(seed=1, samples=worlds).choose(position).option_id
 
 
 def test_action_step_is_searched_and_screens_only_card_choices() -> None:
@@ -183,3 +186,17 @@ def test_the_registered_policy_models_the_reply_for_both_sides_and_walks() -> No
         state = _card_choice(side)
         ids = [o for o, _ in qmg_sf_turn.options(state)]
         assert policy.reply(state, side, ids, 1 - side) == qmg_sf.card_reply(state, side, ids)
+
+
+def test_the_baseline_is_the_heuristic_choice_over_several_worlds() -> None:
+    """The Action step's baseline averages the one-step priors over `PRIOR_WORLDS`
+    determinizations: it is the 4-sample heuristic bot's choice, in positions where the
+    1-sample bot chooses otherwise."""
+    assert qmg_sf.PRIOR_WORLDS == 4
+    for seed, skip in ((3, 2), (3, 7), (4, 0)):
+        state = _reach(seed, "action", AXIS, skip)
+        position = position_for(SF, state, AXIS, SF.decision(state))
+        one = HeuristicBot(seed=1, samples=1).choose(position).option_id
+        four = HeuristicBot(seed=1, samples=4).choose(position).option_id
+        assert one != four
+        assert IsmctsBot(Budget(iterations=1), seed=1).choose(position).notes["policy"] == four
