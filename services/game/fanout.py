@@ -2,7 +2,8 @@
 
 One pub/sub connection per replica follows the channels of the games watched here; a
 message that is news to the replica (not its own write) wakes it: it catches up from SQL
-and wakes its local watchers. Each watcher renders its own seat-filtered view per version
+and wakes its local watchers. Once Redis confirms a subscription, the replica's own writes
+to that game are not echoed back to it unless another subscriber listens (`Hot.heard`). Each watcher renders its own seat-filtered view per version
 (the parts a frame shows one viewer are rendered once: `views.render`).
 """
 
@@ -69,6 +70,8 @@ class Fanout:
         self._pubsub: Any = None
         self._listener: asyncio.Task[None] | None = None
         self._subscribed: dict[str, int] = {}
+        # subscription confirmations still to come, per game (heard only once none is)
+        self._unconfirmed: dict[str, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def watch(
@@ -127,7 +130,8 @@ class Fanout:
         if count:
             return
         if self._pubsub is None:
-            self._pubsub = self.core.redis.pubsub(ignore_subscribe_messages=True)
+            self._pubsub = self.core.redis.pubsub()
+        self._unconfirmed[game_id] = self._unconfirmed.get(game_id, 0) + 1
         await self._pubsub.subscribe(self.core.hot.channel(game_id))
         if self._listener is None or self._listener.done():
             self._listener = asyncio.create_task(self._listen())
@@ -139,6 +143,7 @@ class Fanout:
             self._subscribed[game_id] = count
             return
         self._subscribed.pop(game_id, None)
+        self.core.hot.heard.discard(game_id)  # before Redis stops counting this replica
         if self._pubsub is not None:
             await self._pubsub.unsubscribe(self.core.hot.channel(game_id))
 
@@ -146,13 +151,12 @@ class Fanout:
         prefix = f"{self.core.settings.redis_prefix}game:"
         while self._pubsub is not None:
             try:
-                message = await self._pubsub.get_message(
-                    ignore_subscribe_messages=True, timeout=1.0
-                )
+                message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("pub/sub listener failed; retrying")
+                self._resubscribing()
                 await asyncio.sleep(0.5)
                 continue
             if message is None:
@@ -160,18 +164,43 @@ class Fanout:
                     await asyncio.sleep(0.05)
                 continue
             channel = message["channel"]
-            channel = channel.decode() if isinstance(channel, bytes) else channel
-            live = self.cache.games.get(channel.removeprefix(prefix))
+            game_id = (channel.decode() if isinstance(channel, bytes) else channel).removeprefix(
+                prefix
+            )
+            if message["type"] == "subscribe":
+                self._confirmed(game_id)
+                continue
+            if message["type"] != "message":
+                continue
+            live = self.cache.games.get(game_id)
             if live is not None and is_news(live, message["data"]):
                 task = asyncio.create_task(self.cache.sync(live))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
+
+    def _confirmed(self, game_id: str) -> None:
+        """Redis confirmed a subscription: once the last one asked for is, and the game is
+        still followed, its own writes need not come back to this replica."""
+        left = max(0, self._unconfirmed.get(game_id, 0) - 1)
+        if left:
+            self._unconfirmed[game_id] = left
+            return
+        self._unconfirmed.pop(game_id, None)
+        if game_id in self._subscribed:
+            self.core.hot.heard.add(game_id)
+
+    def _resubscribing(self) -> None:
+        """The pub/sub connection failed: until Redis confirms the subscriptions it renews,
+        every write is announced to the channel again."""
+        self.core.hot.heard.clear()
+        self._unconfirmed = dict.fromkeys(self._subscribed, 1)
 
     async def close(self) -> None:
         """Stop the listener and the pub/sub connection."""
         if self._listener is not None:
             self._listener.cancel()
             self._listener = None
+        self.core.hot.heard.clear()
         if self._pubsub is not None:
             await self._pubsub.aclose()
             self._pubsub = None

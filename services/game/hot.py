@@ -39,19 +39,25 @@ return out
 """
 
 # KEYS per game: lock, version, channel. ARGV per game: fence ('' = none), version (-1 =
-# unchanged), update message ('' = none). The version never goes down; the lock is dropped
-# only while it holds this writer's fence.
+# unchanged), update message ('' = none), and how many of the channel's subscribers are this
+# replica's own (0 or 1: its subscription is confirmed). The version never goes down; the
+# lock is dropped only while it holds this writer's fence; the message is published only
+# when someone other than the writer itself listens (its own watchers were woken already).
 _RELEASE = """
 for i = 1, #KEYS / 3 do
   local k = (i - 1) * 3
-  local version = tonumber(ARGV[k + 2])
+  local a = (i - 1) * 4
+  local version = tonumber(ARGV[a + 2])
   if version >= 0 and version > tonumber(redis.call('get', KEYS[k + 2]) or '-1') then
-    redis.call('set', KEYS[k + 2], ARGV[k + 2])
+    redis.call('set', KEYS[k + 2], ARGV[a + 2])
   end
-  if ARGV[k + 1] ~= '' and redis.call('get', KEYS[k + 1]) == ARGV[k + 1] then
+  if ARGV[a + 1] ~= '' and redis.call('get', KEYS[k + 1]) == ARGV[a + 1] then
     redis.call('del', KEYS[k + 1])
   end
-  if ARGV[k + 3] ~= '' then redis.call('publish', KEYS[k + 3], ARGV[k + 3]) end
+  if ARGV[a + 3] ~= '' and
+     redis.call('pubsub', 'numsub', KEYS[k + 3])[2] > tonumber(ARGV[a + 4]) then
+    redis.call('publish', KEYS[k + 3], ARGV[a + 3])
+  end
 end
 return 1
 """
@@ -79,6 +85,9 @@ class Hot:
         self.client = client
         self.prefix = prefix
         self.lock_ms = lock_ms
+        self.heard: set[str] = set()
+        """Games whose channel this replica's pub/sub subscription is confirmed on (kept by
+        the fan-out): a release does not echo their messages back to this replica alone."""
         self._acquire_script = client.register_script(_ACQUIRE)
         self._release_script = client.register_script(_RELEASE)
         self._init_script = client.register_script(_INIT)
@@ -88,7 +97,7 @@ class Hot:
         self._acquires: Batcher[tuple[str, str], tuple[bool, int | None, int | None]] = Batcher(
             self._acquire_many, on_batch=BATCH.labels("redis_acquire").observe
         )
-        self._releases: Batcher[tuple[str, str, int, str], None] = Batcher(
+        self._releases: Batcher[tuple[str, str, int, str, bool], None] = Batcher(
             self._release_many, on_batch=BATCH.labels("redis_release").observe
         )
         self._inits: Batcher[tuple[str, int, int], None] = Batcher(self._init_many)
@@ -120,12 +129,12 @@ class Hot:
         )
         return [(int(got) == 1, _int(version), _int(epoch)) for got, version, epoch in raw]
 
-    async def _release_many(self, items: list[tuple[str, str, int, str]]) -> list[None]:
+    async def _release_many(self, items: list[tuple[str, str, int, str, bool]]) -> list[None]:
         keys: list[str] = []
         args: list[str | int] = []
-        for game_id, fence, version, message in items:
+        for game_id, fence, version, message, heard_here in items:
             keys += [self.key(game_id, "lock"), self.key(game_id, "v"), self.channel(game_id)]
-            args += [fence, version, message]
+            args += [fence, version, message, int(heard_here)]
         await self._release_script(keys=keys, args=args)
         return [None] * len(items)
 
@@ -157,7 +166,7 @@ class Hot:
 
     async def set_version(self, game_id: str, version: int) -> None:
         """Cache a version read from SQL (never lowers it)."""
-        await self._releases((game_id, "", version, ""))
+        await self._releases((game_id, "", version, "", False))
 
     async def acquire(self, game_id: str, wait_s: float) -> tuple[str, int | None, int | None]:
         """Take the writer lock: returns (fence, cached version, seat epoch); raises LockTimeout."""
@@ -174,16 +183,23 @@ class Hot:
             delay = min(delay * 2, 0.02)
 
     async def release(
-        self, game_id: str, fence: str, version: int, update: dict[str, Any] | None
+        self,
+        game_id: str,
+        fence: str,
+        version: int,
+        update: dict[str, Any] | None,
     ) -> None:
-        """Publish the new version (and an update message), then drop the lock if still ours."""
-        await self._releases(
-            (game_id, fence, version, json.dumps(update) if update is not None else "")
-        )
+        """Publish the new version (and an update message), then drop the lock if still ours.
+
+        While this replica's subscription to the game's channel is confirmed (`heard`), the
+        message goes out only if another subscriber listens: the writer's own watchers were
+        woken in process."""
+        message = json.dumps(update) if update is not None else ""
+        await self._releases((game_id, fence, version, message, game_id in self.heard))
 
     async def unlock(self, game_id: str, fence: str) -> None:
         """Drop the lock without a new version."""
-        await self._releases((game_id, fence, -1, ""))
+        await self._releases((game_id, fence, -1, "", False))
 
     def bot_wait_key(self) -> str:
         """The sorted set of bot turns sent and not yet answered ("game:seat" -> time sent)."""
