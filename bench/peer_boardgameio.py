@@ -537,8 +537,9 @@ def floors(
         " call (SubmitAction) plus a message on each seat's WatchGame stream, so gRPC's own"
         f" share of a move is about {fmt(transport, 2)} ms, and per game (about 13 moves) a"
         " CreateGame and two stream openings; besides gRPC it costs two Redis round trips (the"
-        " fenced lock; then version, announcement and unlock in one script) and the pub/sub"
-        " message of its own announcement, one SQL statement through a worker thread"
+        " fenced lock; then version, announcement and unlock in one script; the announcement"
+        " is not published while no other replica subscribes), one SQL statement through a"
+        " worker thread"
         " (`quickcommit`: log row, head, seats, and a result or snapshot when there is one),"
         " the rules' apply and the two seats' views (each rendered once per version,"
         " `views.render`).",
