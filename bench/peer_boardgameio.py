@@ -39,6 +39,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -498,7 +499,7 @@ def report(bench: Bench, args: argparse.Namespace, rate: float, started: str) ->
         f"| Moves/s at 100 games vs boardgame.io + PostgreSQL, broadcast after commit "
         f"| {w100 / commit100:.2f}x | (same promise as Warroom) | |",
         "",
-        *floors(bench, wcpu, bcpu, w100, mem100, bp99, wp99),
+        *floors(bench, wcpu, bcpu, w100, mem100, bp99, wp99, m),
         "",
         "Per round (moves/s at 1 / 100 games; paced p99 ms; 1-minute load average at the round's"
         " start and end):",
@@ -520,7 +521,14 @@ def report(bench: Bench, args: argparse.Namespace, rate: float, started: str) ->
 
 
 def floors(
-    bench: Bench, wcpu: float, bcpu: float, w100: float, mem100: float, bp99: float, wp99: float
+    bench: Bench,
+    wcpu: float,
+    bcpu: float,
+    w100: float,
+    mem100: float,
+    bp99: float,
+    wp99: float,
+    m: Callable[[str, str, str], float],
 ) -> list[str]:
     """The reference echo row, and where each target not met stops (floors of this run)."""
     echo_cpu = med(bench.echo_results, "server_cpu_ms")
@@ -544,7 +552,7 @@ def floors(
         " the rules' apply and the two seats' views (each rendered once per version,"
         " `views.render`).",
     ]
-    shortfalls = []
+    shortfalls = rate_floors(m, transport)
     if wcpu > 0.33 * bcpu:
         shortfalls.append(
             f"- **Server CPU per move**: the target is {fmt(0.33 * bcpu, 2)} ms (0.33x"
@@ -574,6 +582,50 @@ def floors(
     if shortfalls:
         lines += ["", "Floors of the targets not met, measured in this run:", "", *shortfalls]
     return lines
+
+
+def rate_floors(m: Callable[[str, str, str], float], transport: float) -> list[str]:
+    """Where the 100-game and the 1-game rates stop on this machine: the CPU every process
+    spends per move (server, database, Redis, load generator), measured in the same windows."""
+
+    def spent(key: str) -> tuple[float, str]:
+        parts = {
+            "server": m("warroom", key, "server_cpu_ms"),
+            "database": m("warroom", key, "db_cpu_ms"),
+            "Redis": m("warroom", key, "redis_cpu_ms"),
+            "load generator": m("warroom", key, "client_cpu_ms_per_move"),
+        }
+        named = ", ".join(f"{name} {fmt(ms, 2)}" for name, ms in parts.items())
+        return sum(ms for ms in parts.values() if ms == ms), named
+
+    out = []
+    w100, b100 = m("warroom", "closed100", "rate"), m("bgio-pg", "closed100", "rate")
+    if w100 < 3 * b100:
+        cpu, named = spent("closed100")
+        need = 2000 / (3 * b100)
+        out.append(
+            f"- **Moves/s at 100 games**: the target is {fmt(3 * b100, 0)} moves/s (3x"
+            f" boardgame.io + PostgreSQL's {fmt(b100, 0)}). A Warroom move cost {fmt(cpu, 2)} ms"
+            f" of CPU across its processes ({named}), so the 2 cores carry at most"
+            f" {fmt(2000 / cpu, 0)} moves/s ({2000 / cpu / b100:.2f}x); 3x needs all of it at"
+            f" {fmt(need, 2)} ms, which leaves the server {fmt(need - cpu + m('warroom', 'closed100', 'server_cpu_ms'), 2)}"
+            f" ms against the {fmt(transport, 2)} ms of Python gRPC alone (the echo row)."
+        )
+    w1, b1 = m("warroom", "closed1", "rate"), m("bgio-pg", "closed1", "rate")
+    if w1 < 1.5 * b1:
+        cpu, named = spent("closed1")
+        took, need = 1000 / w1, 1000 / (1.5 * b1)
+        server = m("warroom", "closed1", "server_cpu_ms")
+        out.append(
+            f"- **Moves/s at 1 game**: the target is {fmt(1.5 * b1, 0)} moves/s (1.5x"
+            f" {fmt(b1, 0)}), a move every {fmt(need, 2)} ms. One game's moves are serial: a"
+            f" move took {fmt(took, 2)} ms while its processes spent {fmt(cpu, 2)} ms of CPU on it"
+            f" ({named}; a little of it overlaps, such as the other seat's stream message), so a"
+            f" move's time is its CPU work in turn, and the target needs about"
+            f" {fmt(took - need, 2)} ms of it gone per move ({100 * (took - need) / server:.0f}%"
+            " of the server's)."
+        )
+    return out
 
 
 def node_version() -> str:
