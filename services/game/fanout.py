@@ -10,6 +10,7 @@ to that game are not echoed back to it unless another subscriber listens (`Hot.h
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -24,6 +25,9 @@ from services.game.views import seat_view, spectator_head
 from warroom.v1 import common_pb2, game_pb2
 
 log = get_logger("game.fanout")
+CONFIRM_WAIT_S = 1.0
+"""How long a new watcher waits for Redis to confirm the replica's subscription (past it, a
+write it misses reaches it at the stream's next 5-second check)."""
 
 
 def is_news(live: LiveGame, data: bytes | str) -> bool:
@@ -72,6 +76,7 @@ class Fanout:
         self._subscribed: dict[str, int] = {}
         # subscription confirmations still to come, per game (heard only once none is)
         self._unconfirmed: dict[str, int] = {}
+        self._ready: dict[str, asyncio.Event] = {}  # set once the subscription is confirmed
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def watch(
@@ -124,17 +129,26 @@ class Fanout:
                 await self.cache.sync(live)
 
     async def subscribe(self, game_id: str) -> None:
-        """Follow a game's channel (first watcher on this replica)."""
+        """Follow a game's channel (the first watcher on this replica subscribes).
+
+        Returns once Redis has confirmed the subscription (waiting at most `CONFIRM_WAIT_S`):
+        a write is then either announced to this replica or already visible to the read
+        that follows, so a new watcher misses none."""
         count = self._subscribed.get(game_id, 0)
         self._subscribed[game_id] = count + 1
-        if count:
-            return
-        if self._pubsub is None:
-            self._pubsub = self.core.redis.pubsub()
-        self._unconfirmed[game_id] = self._unconfirmed.get(game_id, 0) + 1
-        await self._pubsub.subscribe(self.core.hot.channel(game_id))
-        if self._listener is None or self._listener.done():
-            self._listener = asyncio.create_task(self._listen())
+        ready = self._ready.get(game_id)
+        if not count:
+            if self._pubsub is None:
+                self._pubsub = self.core.redis.pubsub()
+            ready = self._ready[game_id] = asyncio.Event()
+            self._unconfirmed[game_id] = self._unconfirmed.get(game_id, 0) + 1
+            await self._pubsub.subscribe(self.core.hot.channel(game_id))
+            if self._listener is None or self._listener.done():
+                self._listener = asyncio.create_task(self._listen())
+        if ready is not None and not ready.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(CONFIRM_WAIT_S):
+                    await ready.wait()
 
     async def unsubscribe(self, game_id: str) -> None:
         """Stop following when the last watcher leaves."""
@@ -143,6 +157,7 @@ class Fanout:
             self._subscribed[game_id] = count
             return
         self._subscribed.pop(game_id, None)
+        self._ready.pop(game_id, None)
         self.core.hot.heard.discard(game_id)  # before Redis stops counting this replica
         if self._pubsub is not None:
             await self._pubsub.unsubscribe(self.core.hot.channel(game_id))
@@ -188,12 +203,17 @@ class Fanout:
         self._unconfirmed.pop(game_id, None)
         if game_id in self._subscribed:
             self.core.hot.heard.add(game_id)
+            ready = self._ready.get(game_id)
+            if ready is not None:
+                ready.set()
 
     def _resubscribing(self) -> None:
         """The pub/sub connection failed: until Redis confirms the subscriptions it renews,
         every write is announced to the channel again."""
         self.core.hot.heard.clear()
         self._unconfirmed = dict.fromkeys(self._subscribed, 1)
+        for ready in self._ready.values():
+            ready.clear()
 
     async def close(self) -> None:
         """Stop the listener and the pub/sub connection."""

@@ -152,3 +152,21 @@ async def test_a_failed_subscription_connection_echoes_again(
     fanout._confirmed(gid)  # the renewed subscription's confirmation
     assert gid in a.authority.core.hot.heard
     watch.stop()
+
+
+async def test_a_subscription_is_confirmed_before_the_watcher_reads(
+    replica: Replica, settings: Settings
+) -> None:
+    created = await create(replica.stub, settings, seed=8)
+    fanout = replica.authority.fanout
+    await fanout.subscribe(created.game_id)
+    try:
+        # Redis counts this replica now: a write after this point is announced to it
+        assert created.game_id in replica.authority.core.hot.heard
+        numsub = await replica.client.pubsub_numsub(
+            replica.authority.core.hot.channel(created.game_id)
+        )
+        assert numsub[0][1] == 1
+    finally:
+        await fanout.unsubscribe(created.game_id)
+    assert created.game_id not in replica.authority.core.hot.heard
