@@ -27,6 +27,7 @@ SIMULTANEOUS: dict[str, frozenset[str]] = {
     "ncw": frozenset({"place", "declare", "keep"}),
     "qmg_cw": frozenset({"open"}),
     "qmg_sf": frozenset(),
+    "toy": frozenset(),
 }
 MAX_STEPS = 1_500
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 
-from warroom.bots.evaluation import evaluator_for, rollout, state_values
+from warroom.bots.evaluation import evaluator_for, rollout, seat_value
 from warroom.bots.position import Bot, Choice, OptionStats, SeatPosition, only_option
 from warroom.engine.rng import Rng
 
@@ -63,13 +63,12 @@ class HeuristicBot(Bot):
             world = rules.determinize(position.view, seat, self._rng.below(1 << 62))
             pending = rules.decision(world)
             legal = {o.id for o in pending.options_for(seat)} if pending else set()
-            seats = len(rules.seats(world))
             for option_id in ids:
                 if option_id not in legal:
                     continue
                 after = rules.apply(world, seat, option_id).state
                 if evaluator is not None or rules.result(after) is not None:
-                    value = state_values(rules, after, seats, evaluator)[seat]
+                    value = seat_value(rules, after, seat, evaluator)
                 else:
                     value = (
                         sum(

@@ -3,7 +3,7 @@ piece pools and where a piece may be built or recruited."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from warroom.games.qmg_cw.content import NAT_BLOC, Tables, tables
 from warroom.games.qmg_cw.state import (
@@ -27,18 +27,35 @@ def neighbours(state: CwState, space: int, bloc: int) -> frozenset[int]:
     A strait is open to a bloc unless an enemy Army occupies its anchor space.
     """
     t = tables()
-    adj = t.adjacent[space]
-    extra: set[int] = set()
-    for anchor, a, b in t.straits:
-        if space not in (a, b):
-            continue
-        if any(
-            piece_space(p) == anchor and piece_kind(p) == ARMY and piece_bloc(p) != bloc
-            for p in state.pieces
-        ):
-            continue
-        extra.add(b if space == a else a)
-    return adj | extra if extra else adj
+    straits = t.straits_at[space]
+    if not straits:
+        return t.adjacent[space]
+    return _with_straits(t, space, straits, army_blocs(state, {a for a, _ in straits}), bloc)
+
+
+def _with_straits(
+    t: Tables,
+    space: int,
+    straits: tuple[tuple[int, int], ...],
+    armies: Mapping[int, int],
+    bloc: int,
+) -> frozenset[int]:
+    """The space's printed neighbours plus the far side of each strait no enemy Army closes
+    (`armies`: per anchor space, a bit mask of the blocs with an Army there)."""
+    extra = {other for anchor, other in straits if not armies.get(anchor, 0) & ~(1 << bloc)}
+    return t.adjacent[space] | extra if extra else t.adjacent[space]
+
+
+def army_blocs(state: CwState, spaces: Iterable[int] | None = None) -> dict[int, int]:
+    """Per space (of `spaces`, else every space with one), a bit mask of the blocs with an
+    Army there."""
+    wanted = None if spaces is None else set(spaces)
+    out: dict[int, int] = {}
+    for p in state.pieces:
+        space = piece_space(p)
+        if piece_kind(p) == ARMY and (wanted is None or space in wanted):
+            out[space] = out.get(space, 0) | 1 << piece_bloc(p)
+    return out
 
 
 def occupants(state: CwState) -> list[int]:
@@ -61,71 +78,99 @@ def has_symbol(state: CwState, space: int, nat: int) -> bool:
     return space * 8 + nat in state.tokens
 
 
-def always_supplied(state: CwState, space: int, nat: int) -> bool:
-    """Whether a prepared Status card keeps this nationality's pieces in the space supplied."""
-    t = tables()
+def always_supply(state: CwState) -> set[int]:
+    """The `space * 8 + nat` that the prepared Status cards keep always in supply."""
+    rules = tables().supply_always
+    out: set[int] = set()
     for seat in state.seats:
         for cid in seat.prepared:
-            rule = t.cards[cid].passive.get("supply_always")
-            if rule and rule["nat"] == _nat_name(nat) and t.space_ids[space] in rule["spaces"]:
-                return True
-    return False
-
-
-def _nat_name(nat: int) -> str:
-    from warroom.games.qmg_cw.content import NATS
-
-    return NATS[nat]
-
-
-def good_spaces(state: CwState, nat: int, occ: list[int]) -> set[int]:
-    """Uncontested spaces holding this nationality that trace to an uncontested own Supply symbol."""
-    bloc = NAT_BLOC[nat]
-    own = {piece_space(p) for p in state.pieces if piece_nat(p) == nat}
-    own = {s for s in own if not contested(occ[s])}
-    if nat == NATIONALIST:
-        return {s for s in own if has_symbol(state, s, nat)}
-    frontier = [s for s in own if has_symbol(state, s, nat)]
-    good = set(frontier)
-    while frontier:
-        s = frontier.pop()
-        for n in neighbours(state, s, bloc):
-            if n in own and n not in good:
-                good.add(n)
-                frontier.append(n)
-    return good
+            out |= rules[cid]
+    return out
 
 
 class Supply:
-    """Supply of every piece in one position (computed lazily per nationality)."""
+    """Supply of every piece in one position (computed lazily per nationality and piece).
+
+    The position must not change while the object is in use: its answers are cached.
+    """
 
     def __init__(self, state: CwState) -> None:
         self.state = state
-        self.occ = occupants(state)
+        t = tables()
+        occ = [0] * len(t.space_ids)
+        armies: dict[int, int] = {}
+        for p in state.pieces:
+            nat = (p >> 2) & 7
+            space, bit = p >> 5, 1 << (nat if nat < 2 else NA)
+            occ[space] |= bit
+            if p & 3 == ARMY:
+                armies[space] = armies.get(space, 0) | bit
+        self.occ = occ
+        self._armies = armies
+        self._always = always_supply(state)
         self._good: dict[int, set[int]] = {}
+        self._near: dict[tuple[int, int], frozenset[int]] = {}
+        self._supplied: dict[int, bool] = {}
+
+    def neighbours(self, space: int, bloc: int) -> frozenset[int]:
+        """`neighbours` in this position, cached."""
+        key = (space, bloc)
+        near = self._near.get(key)
+        if near is None:
+            t = tables()
+            straits = t.straits_at[space]
+            near = (
+                _with_straits(t, space, straits, self._armies, bloc)
+                if straits
+                else t.adjacent[space]
+            )
+            self._near[key] = near
+        return near
 
     def good(self, nat: int) -> set[int]:
-        """Cached `good_spaces`."""
+        """Uncontested spaces holding this nationality that trace to an uncontested own
+        Supply symbol (cached)."""
         if nat not in self._good:
-            self._good[nat] = good_spaces(self.state, nat, self.occ)
+            self._good[nat] = self._trace(nat)
         return self._good[nat]
+
+    def _trace(self, nat: int) -> set[int]:
+        state, occ, bloc = self.state, self.occ, NAT_BLOC[nat]
+        own = {p >> 5 for p in state.pieces if (p >> 2) & 7 == nat}
+        own = {s for s in own if not contested(occ[s])}
+        if nat == NATIONALIST:
+            return {s for s in own if has_symbol(state, s, nat)}
+        frontier = [s for s in own if has_symbol(state, s, nat)]
+        good = set(frontier)
+        while frontier:
+            for n in self.neighbours(frontier.pop(), bloc):
+                if n in own and n not in good:
+                    good.add(n)
+                    frontier.append(n)
+        return good
 
     def space_supplies(self, space: int, nat: int, with_organic: bool = True) -> bool:
         """Whether an Army or Navy of `nat` standing in `space` would be in supply."""
         state = self.state
         if has_symbol(state, space, nat) and not contested(self.occ[space] | (1 << NAT_BLOC[nat])):
             return True
-        if always_supplied(state, space, nat):
+        if space * 8 + nat in self._always:
             return True
         if nat == NATIONALIST:
             return False
         good = self.good(nat)
         if space in good:
             return True
-        return any(n in good for n in neighbours(state, space, NAT_BLOC[nat]))
+        return any(n in good for n in self.neighbours(space, NAT_BLOC[nat]))
 
     def supplied(self, code: int) -> bool:
         """Whether a piece on the board is in supply now."""
+        known = self._supplied.get(code)
+        if known is None:
+            known = self._supplied[code] = self._supplied_now(code)
+        return known
+
+    def _supplied_now(self, code: int) -> bool:
         if piece_kind(code) == AIR:
             space, nat = piece_space(code), piece_nat(code)
             return any(
@@ -166,20 +211,27 @@ def tokens_left(state: CwState, nat: int) -> int:
 
 def can_stand(state: CwState, space: int, nat: int, kind: int) -> bool:
     """The standing piece restrictions: terrain, one per kind per Bloc, Non-Aligned not mixed."""
+    return _terrain_allows(space, nat, kind) and space not in _taken(state, nat, kind)
+
+
+def _terrain_allows(space: int, nat: int, kind: int) -> bool:
     t: Tables = tables()
     if kind == ARMY and t.is_sea[space]:
         return False
     if kind == NAVY and not t.is_sea[space]:
         return False
-    bloc = NAT_BLOC[nat]
-    for p in state.pieces:
-        if piece_space(p) != space or piece_bloc(p) != bloc:
-            continue
-        if piece_kind(p) == kind:
-            return False
-        if bloc == NA and piece_nat(p) != nat:
-            return False
     return not (nat == NATIONALIST and t.printed_supply[space])
+
+
+def _taken(state: CwState, nat: int, kind: int) -> set[int]:
+    """Spaces where the Bloc already has a piece of the kind, or (Non-Aligned) a piece of
+    another nationality."""
+    bloc = NAT_BLOC[nat]
+    return {
+        piece_space(p)
+        for p in state.pieces
+        if piece_bloc(p) == bloc and (piece_kind(p) == kind or (bloc == NA and piece_nat(p) != nat))
+    }
 
 
 def air_host(state: CwState, supply: Supply, space: int, nat: int) -> bool:
@@ -212,8 +264,9 @@ def build_spaces(
             if piece_nat(p) == nat and piece_kind(p) != AIR and supply.supplied(p)
         }
         return [s for s in candidates if s in hosts and can_stand(state, s, nat, kind)]
+    taken = _taken(state, nat, kind)
     for s in candidates:
-        if not can_stand(state, s, nat, kind):
+        if s in taken or not _terrain_allows(s, nat, kind):
             continue
         if recruit:
             out.append(s)

@@ -167,6 +167,10 @@ class Tables:
     space_records: tuple[SpaceRecord, ...]
     card_records: tuple[CardRecord, ...]
     strait_records: tuple[StraitRecord, ...]
+    straits_at: tuple[tuple[tuple[int, int], ...], ...] = ()
+    """Per space, its straits as (anchor, the sea at the other end)."""
+    supply_always: tuple[frozenset[int], ...] = ()
+    """Per card, the `space * 8 + nat` its prepared Status card keeps always in supply."""
 
     def space(self, space_id: str) -> int:
         """The index of a space id."""
@@ -284,6 +288,10 @@ def tables() -> Tables:
         seats = tuple((BLOCS.index(b), -1 if d == "all" else DECKS.index(d)) for b, d in v["seats"])
         variants[vid] = (str(v["description"]), seats)
     adjacency = tuple(frozenset(ids.index(a) for a in s.adjacent) for s in spaces)
+    straits_at = tuple(
+        tuple((anchor, b if i == a else a) for anchor, a, b in strait_rows if i in (a, b))
+        for i in range(len(ids))
+    )
     return Tables(
         ids,
         tuple(s.name for s in spaces),
@@ -299,4 +307,14 @@ def tables() -> Tables:
         tuple(spaces),
         tuple(cards),
         tuple(straits),
+        straits_at,
+        tuple(_supply_always(c.passive, ids) for c in out_cards),
     )
+
+
+def _supply_always(passive: dict[str, Any], ids: tuple[str, ...]) -> frozenset[int]:
+    rule = passive.get("supply_always")
+    if not rule or rule["nat"] not in NATS:
+        return frozenset()
+    nat = NATS.index(rule["nat"])
+    return frozenset(ids.index(sid) * 8 + nat for sid in rule["spaces"] if sid in ids)

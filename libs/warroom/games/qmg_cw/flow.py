@@ -127,8 +127,9 @@ def options_of(state: CwState, frame: Frame) -> Options:
     return {seat: opts for seat, opts in entry[0](state, frame).items() if opts}
 
 
-def run(state: CwState, ctx: Ctx) -> None:
-    """Resolve automatic frames until a decision with options is pending or the game ends."""
+def run(state: CwState, ctx: Ctx) -> Options:
+    """Resolve automatic frames until a decision with options is pending or the game ends;
+    the pending decision's options (none when the game is over)."""
     guard = 0
     while not state.over and state.stack:
         guard += 1
@@ -140,19 +141,21 @@ def run(state: CwState, ctx: Ctx) -> None:
             handler(state, frame, ctx)
             continue
         entry = DECIDE[frame.kind]
-        if options_of(state, frame):
-            return
+        options = options_of(state, frame)
+        if options:
+            return options
         if entry[2] is not None:
             entry[2](state, frame, ctx)
         else:
             pop(state)
+    return {}
 
 
-def choose(state: CwState, seat: int, option: str, ctx: Ctx) -> None:
-    """Apply one option to the top decision frame, then run."""
+def choose(state: CwState, seat: int, option: str, ctx: Ctx) -> Options:
+    """Apply one option to the top decision frame, then run; the next decision's options."""
     frame = state.stack[-1]
     DECIDE[frame.kind][1](state, frame, seat, option, ctx)
-    run(state, ctx)
+    return run(state, ctx)
 
 
 # ---------------------------------------------------------------- shared helpers

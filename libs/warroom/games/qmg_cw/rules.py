@@ -24,7 +24,7 @@ from warroom.games.qmg_cw import (  # noqa: F401
 )
 from warroom.games.qmg_cw.content import BLOC_NAMES, BLOCS, DECKS, KINDS, NATS, tables
 from warroom.games.qmg_cw.setup import new_state
-from warroom.games.qmg_cw.state import CwState, piece_kind, piece_nat, piece_space
+from warroom.games.qmg_cw.state import CwState, Frame, piece_kind, piece_nat, piece_space
 from warroom.games.qmg_cw.v1 import qmg_cw_pb2 as pb
 
 ALL_CARDS = list(range(len(tables().cards)))
@@ -70,7 +70,7 @@ class ColdWarRules(Rules[CwState]):
         frame = state.top()
         if frame is None or state.over:
             return None
-        options = flow.options_of(state, frame)
+        options = _pending(state, frame)
         return Decision(
             kind=frame.kind,
             prompt=flow.PROMPTS.get(frame.kind, frame.kind),
@@ -85,11 +85,13 @@ class ColdWarRules(Rules[CwState]):
         frame = state.top()
         if frame is None or state.over:
             raise IllegalOptionError("", option_id, seat, "the game is over")
-        require_listed(flow.options_of(state, frame), seat, option_id, frame.kind)
+        require_listed(_pending(state, frame), seat, option_id, frame.kind)
         work = state.clone()
         ctx = flow.Ctx()
         before = work.rng
-        flow.choose(work, seat, option_id, ctx)
+        options = flow.choose(work, seat, option_id, ctx)
+        if options:
+            work.pending = (work.stack[-1], options)
         return Applied(work, tuple(ctx.events), ctx.irreversible or work.rng != before)
 
     def view(self, state: CwState, seat: int | None) -> Message:
@@ -175,3 +177,12 @@ class ColdWarRules(Rules[CwState]):
         """A heuristic value in [0, 1] for the seat's Bloc (`heuristic.evaluate`: the pending
         card finished by the rule-based policy, then a logistic of the Bloc's lead)."""
         return heuristic.evaluate(state, seat)
+
+
+def _pending(state: CwState, frame: Frame) -> flow.Options:
+    """The options of the pending frame: those `apply` cached with the state, else computed."""
+    cached = state.pending
+    if isinstance(cached, tuple) and cached[0] is frame:
+        options: flow.Options = cached[1]
+        return options
+    return flow.options_of(state, frame)

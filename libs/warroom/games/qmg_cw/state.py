@@ -28,17 +28,17 @@ def piece_code(space: int, nat: int, kind: int) -> int:
 
 def piece_space(code: int) -> int:
     """The space of a piece."""
-    return code // 32
+    return code >> 5
 
 
 def piece_nat(code: int) -> int:
     """The nationality of a piece."""
-    return (code // 4) % 8
+    return (code >> 2) & 7
 
 
 def piece_kind(code: int) -> int:
     """The kind of a piece (army, navy, air)."""
-    return code % 4
+    return code & 3
 
 
 def nat_bloc(nat: int) -> int:
@@ -48,7 +48,8 @@ def nat_bloc(nat: int) -> int:
 
 def piece_bloc(code: int) -> int:
     """The bloc owning a piece."""
-    return nat_bloc(piece_nat(code))
+    nat = (code >> 2) & 7
+    return nat if nat < 2 else NA
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +140,9 @@ class CwState:
     log: list[str] = field(default_factory=list)
     public: object = field(default=None, compare=False, repr=False)
     """The spectator view, cached by `views.public_view` (never copied by `clone`)."""
+    pending: object = field(default=None, compare=False, repr=False)
+    """The pending decision's (frame, options), cached by `Rules.apply` on the state it
+    returns (never copied by `clone`; a state is not changed once returned)."""
 
     def clone(self) -> CwState:
         """A deep copy (frames are immutable and shared)."""

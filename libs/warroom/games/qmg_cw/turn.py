@@ -321,6 +321,7 @@ def rebase_spaces(state: CwState, af: int) -> list[int]:
         pieces=[p for p in state.pieces if p != af],
         organic=[p for p in state.organic if p != af],
         public=None,
+        pending=None,
     )
     nat = piece_nat(af)
     here = af // 32

@@ -53,11 +53,13 @@ def scenario(
 
 
 def give(state: CwState, seat: int, zone: str, cards: Iterable[int]) -> None:
-    """Move cards from the seat's deck into a zone (hand, prepared, espionage)."""
+    """Move cards from the seat's deck into a zone (hand, prepared, espionage), editing the
+    state in place (so it drops the options `Rules.apply` cached with it)."""
     player = state.seats[seat]
     for c in cards:
         player.deck.remove(c)
         getattr(player, zone).append(c)
+    state.pending = None
 
 
 def act(state: CwState, seat: int, option: str) -> CwState:

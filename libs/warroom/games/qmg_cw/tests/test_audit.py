@@ -410,6 +410,7 @@ def test_a_navy_is_never_built_where_the_bloc_has_a_navy() -> None:
     state = act(state, seat, f"play:{build}")
     assert kind(state) == "fx_build"
     assert f"p:1:{sp('arctic_ocean')}" not in options(state, seat)
+    state = state.clone()
     state.pieces.remove(pc("arctic_ocean", "soviet", "navy"))
     assert f"p:1:{sp('arctic_ocean')}" in options(state, seat)
 

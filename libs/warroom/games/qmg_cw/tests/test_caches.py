@@ -1,0 +1,59 @@
+"""The caches that make search affordable give the answers of the uncached rules: the
+options `Rules.apply` keeps with the state it returns, and one position's `board.Supply`."""
+
+from __future__ import annotations
+
+from warroom.games.qmg_cw import board, flow
+from warroom.games.qmg_cw.policy import choose
+from warroom.games.qmg_cw.state import SOV, WEST, Frame
+
+from .helpers import RULES, scenario, sp
+
+
+def test_cached_options_are_the_options_of_the_state() -> None:
+    """Along a seeded policy game, every state `apply` returns carries its pending options,
+    `decision` lists exactly the options computed afresh, and a clone carries none."""
+    state = RULES.setup(7, "3p", {})
+    for _ in range(400):
+        decision = RULES.decision(state)
+        if decision is None:
+            break
+        frame = state.stack[-1]
+        fresh = flow.options_of(state, frame)
+        listed = {seat: [o.id for o in opts] for seat, opts in decision.options.items()}
+        assert listed == {seat: [i for i, _ in opts] for seat, opts in sorted(fresh.items())}
+        assert state.clone().pending is None
+        seat = decision.seats[0]
+        state = RULES.apply(state, seat, choose(state, seat, listed[seat])).state
+        if not state.over:
+            cached = state.pending
+            assert isinstance(cached, tuple) and cached[0] is state.stack[-1]
+    assert state.round > 1
+
+
+def test_an_edited_state_is_not_answered_from_the_cache() -> None:
+    """A state whose pending frame was replaced is answered afresh, not from the cache."""
+    state = RULES.setup(3, "3p", {})
+    first = RULES.decision(state)
+    assert first is not None
+    seat = first.seats[0]
+    state = RULES.apply(state, seat, first.options_for(seat)[0].id).state
+    frame = state.stack[-1]
+    state.pending = (Frame(frame.kind, frame.bloc), {seat: [("bogus", "Bogus")]})
+    decision = RULES.decision(state)
+    assert decision is not None
+    ids = [o.id for o in decision.options_for(seat)]
+    assert "bogus" not in ids and ids == [i for i, _ in flow.options_of(state, frame)[seat]]
+
+
+def test_a_supply_position_closes_a_strait_like_the_board() -> None:
+    """`Supply.neighbours` closes a strait to the Blocs whose enemy holds its anchor, as
+    `board.neighbours` does."""
+    state = scenario(pieces=[("turkey", "soviet", "army"), ("mediterranean", "western", "navy")])
+    med, black = sp("mediterranean"), sp("black_sea")
+    supply = board.Supply(state)
+    assert black not in supply.neighbours(med, WEST) and black in supply.neighbours(med, SOV)
+    assert supply.neighbours(med, WEST) == board.neighbours(state, med, WEST)
+    assert supply.neighbours(med, SOV) == board.neighbours(state, med, SOV)
+    assert supply.neighbours(black, WEST) == board.neighbours(state, black, WEST)
+    assert med not in supply.neighbours(black, WEST)
