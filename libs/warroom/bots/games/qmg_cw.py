@@ -9,12 +9,13 @@ most VPs wins, so second place is worth nothing; the generic rank-based reward w
 at 1/2 and make a trailing Bloc content to let another win.
 
 Playouts of search bots follow the rule-based policy (`warroom.games.qmg_cw.policy`) for every
-seat and stop when the Bloc taking its turn changes, where the evaluation scores them (one
-Bloc turn is long enough to see what a card did, and the others' replies are what the
-evaluation's projection guesses at). The root's baseline is the option the evaluation prefers
-one step ahead (the heuristic bot's choice), so the search starts from the heuristic's play
-and departs from it only on paired evidence; a departure is verified with playouts to the
-next Scoring Phase.
+seat and run through the rest of the Bloc's turn and both other Blocs' turns (`TURNS` changes
+of the Bloc taking its turn), where the evaluation scores them: a card is judged after the
+others have replied to it (playouts that stopped at the end of the Bloc's own turn left the
+replies to the evaluation's projection). The root's baseline is the option the evaluation
+prefers one step ahead (the heuristic bot's choice), so the search starts from the
+heuristic's play and departs from it only on paired evidence; a departure is verified with
+playouts to the next Scoring Phase.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ from warroom.bots.evaluation import register_rewards
 from warroom.bots.policies import RolloutPolicy, register_policy
 from warroom.engine.model import Result
 
+TURNS = 3
+"""Changes of the Bloc taking its turn a screening playout runs through (3 Blocs: back to
+the searching Bloc's next turn)."""
+
 
 def policy_choice(state: Any, seat: int, options: Sequence[str]) -> str:
     """The rule-based policy's option (see `warroom.games.qmg_cw.policy`)."""
@@ -35,7 +40,7 @@ def policy_choice(state: Any, seat: int, options: Sequence[str]) -> str:
 
 
 def epoch(state: Any) -> Hashable:
-    """The round and the Bloc taking its turn: a playout stops when either moves on."""
+    """The round and the Bloc taking its turn: a playout stops after `TURNS` changes."""
     return (int(state.round), int(state.active))
 
 
@@ -50,4 +55,4 @@ def rewards(result: Result, seats: int) -> list[float]:
 
 
 register_rewards("qmg_cw", rewards)
-register_policy("qmg_cw", RolloutPolicy(policy_choice, epoch, 1, scoring_period, "prior"))
+register_policy("qmg_cw", RolloutPolicy(policy_choice, epoch, TURNS, scoring_period, "prior"))

@@ -128,17 +128,23 @@ class _Counting(ColdWarRules):
         return 1.0 - value if self.invert else value
 
 
-def _action_position(rules: Any) -> Any:
+def _action_state(rules: Any) -> tuple[CwState, int]:
+    """The first Action step with a choice of a heuristic game (seed 4), and its seat."""
     state = rules.setup(4, "3p", {})
     bot = HeuristicBot(seed=1, samples=1)
     for _ in range(200):
         decision = rules.decision(state)
         seat = decision.seats[0]
         if decision.kind == "action" and len(decision.options_for(seat)) > 3:
-            return position_for(rules, state, seat, decision, "3p")
+            return state, seat
         choice = bot.choose(position_for(rules, state, seat, decision, "3p"))
         state = rules.apply(state, seat, choice.option_id).state
     raise AssertionError("no Action step with a choice")
+
+
+def _action_position(rules: Any) -> Any:
+    state, seat = _action_state(rules)
+    return position_for(rules, state, seat, rules.decision(state), "3p")
 
 
 def test_cold_war_ismcts_searches_with_the_evaluation() -> None:
@@ -156,6 +162,34 @@ def test_cold_war_ismcts_searches_with_the_evaluation() -> None:
     assert inverted.calls > 0
     assert flipped.notes["policy"] != choice.notes["policy"]
     assert flipped.option_id != choice.option_id
+
+
+def test_cold_war_playouts_run_through_both_other_blocs_turns() -> None:
+    """From a Bloc's Action step a screening playout ends when that Bloc's next turn begins,
+    after both other Blocs have played theirs (one change of turn stopped it before anyone
+    replied)."""
+    from dataclasses import replace
+
+    from warroom.bots.games import qmg_cw
+    from warroom.bots.policies import policy_rollout
+
+    policy = policy_for(CW)
+    assert policy is not None and policy.epochs == qmg_cw.TURNS == 3
+    state, seat = _action_state(CW)
+    bloc = state.active
+    evaluator = evaluator_for(CW)
+    assert evaluator is not None
+    scored: list[CwState] = []
+
+    def recording(s: CwState, seat: int) -> float:
+        scored.append(s)
+        return evaluator(s, seat)
+
+    policy_rollout(CW, state, policy, 2000, recording, seat)
+    end = scored[-1]
+    assert end.active == bloc and end.round == state.round + 1
+    policy_rollout(CW, state, replace(policy, epochs=1), 2000, recording, seat)
+    assert scored[-1].active != bloc and scored[-1].round in (state.round, state.round + 1)
 
 
 class _CountingSf(SouthFrontRules):
