@@ -9,10 +9,12 @@ most VPs wins, so second place is worth nothing; the generic rank-based reward w
 at 1/2 and make a trailing Bloc content to let another win.
 
 Playouts of search bots follow the rule-based policy (`warroom.games.qmg_cw.policy`) for every
-seat and run through the rest of the Bloc's turn and both other Blocs' turns (`TURNS` changes
-of the Bloc taking its turn), where the evaluation scores them: a card is judged after the
-others have replied to it (playouts that stopped at the end of the Bloc's own turn left the
-replies to the evaluation's projection). The root's baseline is the option the evaluation
+seat and stop when the Bloc taking its turn changes (`TURNS` changes), where the evaluation
+scores them: one Bloc turn shows what a card did, and the others' replies are left to the
+evaluation's projection. Playouts through both other Blocs' turns (3 changes) were measured
+and lost strength (59.8% against the heuristic on seeds 5403-5504, against 66.7% with one
+change; alone on one Bloc 20 of 51 against 29 of 51: the policy's replies are not the
+heuristic's, see docs/benchmarks.md). The root's baseline is the option the evaluation
 prefers one step ahead (the heuristic bot's choice), so the search starts from the
 heuristic's play and departs from it only on paired evidence; a departure is verified with
 playouts to the next Scoring Phase.
@@ -27,9 +29,9 @@ from warroom.bots.evaluation import register_rewards
 from warroom.bots.policies import RolloutPolicy, register_policy
 from warroom.engine.model import Result
 
-TURNS = 3
-"""Changes of the Bloc taking its turn a screening playout runs through (3 Blocs: back to
-the searching Bloc's next turn)."""
+TURNS = 1
+"""Changes of the Bloc taking its turn a screening playout runs through (1: to the end of the
+searching Bloc's turn; 3: back to its next turn)."""
 
 
 def policy_choice(state: Any, seat: int, options: Sequence[str]) -> str:

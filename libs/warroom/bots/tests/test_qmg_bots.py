@@ -164,17 +164,17 @@ def test_cold_war_ismcts_searches_with_the_evaluation() -> None:
     assert flipped.option_id != choice.option_id
 
 
-def test_cold_war_playouts_run_through_both_other_blocs_turns() -> None:
-    """From a Bloc's Action step a screening playout ends when that Bloc's next turn begins,
-    after both other Blocs have played theirs (one change of turn stopped it before anyone
-    replied)."""
+def test_cold_war_playouts_stop_after_the_blocs_turn_unless_told_to_go_on() -> None:
+    """From a Bloc's Action step a screening playout stops in the next Bloc's turn (`TURNS` =
+    1, the measured setting), and with 3 changes when the Bloc's own next turn begins, after
+    both other Blocs have played theirs."""
     from dataclasses import replace
 
     from warroom.bots.games import qmg_cw
     from warroom.bots.policies import policy_rollout
 
     policy = policy_for(CW)
-    assert policy is not None and policy.epochs == qmg_cw.TURNS == 3
+    assert policy is not None and policy.epochs == qmg_cw.TURNS == 1
     state, seat = _action_state(CW)
     bloc = state.active
     evaluator = evaluator_for(CW)
@@ -186,10 +186,9 @@ def test_cold_war_playouts_run_through_both_other_blocs_turns() -> None:
         return evaluator(s, seat)
 
     policy_rollout(CW, state, policy, 2000, recording, seat)
-    end = scored[-1]
-    assert end.active == bloc and end.round == state.round + 1
-    policy_rollout(CW, state, replace(policy, epochs=1), 2000, recording, seat)
     assert scored[-1].active != bloc and scored[-1].round in (state.round, state.round + 1)
+    policy_rollout(CW, state, replace(policy, epochs=3), 2000, recording, seat)
+    assert scored[-1].active == bloc and scored[-1].round == state.round + 1
 
 
 class _CountingSf(SouthFrontRules):
