@@ -30,7 +30,7 @@ def neighbours(state: CwState, space: int, bloc: int) -> frozenset[int]:
     straits = t.straits_at[space]
     if not straits:
         return t.adjacent[space]
-    return _with_straits(t, space, straits, army_blocs(state, {a for a, _ in straits}), bloc)
+    return _with_straits(t, space, straits, _army_blocs(state), bloc)
 
 
 def _with_straits(
@@ -46,15 +46,12 @@ def _with_straits(
     return t.adjacent[space] | extra if extra else t.adjacent[space]
 
 
-def army_blocs(state: CwState, spaces: Iterable[int] | None = None) -> dict[int, int]:
-    """Per space (of `spaces`, else every space with one), a bit mask of the blocs with an
-    Army there."""
-    wanted = None if spaces is None else set(spaces)
+def _army_blocs(state: CwState) -> dict[int, int]:
+    """Per space with an Army, a bit mask of the blocs with an Army there."""
     out: dict[int, int] = {}
     for p in state.pieces:
-        space = piece_space(p)
-        if piece_kind(p) == ARMY and (wanted is None or space in wanted):
-            out[space] = out.get(space, 0) | 1 << piece_bloc(p)
+        if piece_kind(p) == ARMY:
+            out[piece_space(p)] = out.get(piece_space(p), 0) | 1 << piece_bloc(p)
     return out
 
 

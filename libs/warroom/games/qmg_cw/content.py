@@ -308,13 +308,21 @@ def tables() -> Tables:
         tuple(cards),
         tuple(straits),
         straits_at,
-        tuple(_supply_always(c.passive, ids) for c in out_cards),
+        tuple(_supply_always(cards_path, c, ids) for c in out_cards),
     )
 
 
-def _supply_always(passive: dict[str, Any], ids: tuple[str, ...]) -> frozenset[int]:
-    rule = passive.get("supply_always")
-    if not rule or rule["nat"] not in NATS:
+def _supply_always(path: Path, c: Card, ids: tuple[str, ...]) -> frozenset[int]:
+    """A Status card's `supply_always` as `space * 8 + nat` (checked: known nationality and
+    spaces)."""
+    rule = c.passive.get("supply_always")
+    if not rule:
         return frozenset()
+    label = f"{c.id} ({c.name})"
+    require(
+        rule.get("nat") in NATS, path, label, "passive", f"unknown nationality {rule.get('nat')!r}"
+    )
+    unknown = [sid for sid in rule.get("spaces", []) if sid not in ids]
+    require(not unknown, path, label, "passive", f"unknown spaces {unknown}")
     nat = NATS.index(rule["nat"])
-    return frozenset(ids.index(sid) * 8 + nat for sid in rule["spaces"] if sid in ids)
+    return frozenset(ids.index(sid) * 8 + nat for sid in rule["spaces"])

@@ -1,9 +1,17 @@
 """The caches that make search affordable give the answers of the uncached rules: the
-options `Rules.apply` keeps with the state it returns, and one position's `board.Supply`."""
+options `Rules.apply` keeps with the state it returns, one position's `board.Supply`, and the
+content index of the spaces Status cards keep in supply (checked when loaded)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from warroom.engine.errors import ContentError
 from warroom.games.qmg_cw import board, flow
+from warroom.games.qmg_cw.content import _supply_always, tables
 from warroom.games.qmg_cw.policy import choose
 from warroom.games.qmg_cw.state import SOV, WEST, Frame
 
@@ -57,3 +65,15 @@ def test_a_supply_position_closes_a_strait_like_the_board() -> None:
     assert supply.neighbours(med, SOV) == board.neighbours(state, med, SOV)
     assert supply.neighbours(black, WEST) == board.neighbours(state, black, WEST)
     assert med not in supply.neighbours(black, WEST)
+
+
+def test_supply_always_content_with_an_unknown_space_is_refused() -> None:
+    """A Status card whose `supply_always` names an unknown space or nationality is a content
+    error naming the file and the card, not a rule that silently never applies."""
+    t = tables()
+    status = next(c for c in t.cards if c.passive.get("supply_always"))
+    assert _supply_always(Path("cards.yaml"), status, t.space_ids) == t.supply_always[status.id]
+    for bad in ({"nat": "martian", "spaces": []}, {"nat": "soviet", "spaces": ["atlantis"]}):
+        broken = replace(status, passive={**status.passive, "supply_always": bad})
+        with pytest.raises(ContentError, match=r"cards\.yaml"):
+            _supply_always(Path("cards.yaml"), broken, t.space_ids)
