@@ -178,20 +178,28 @@ def begin_round(s: SfState, ctx: Ctx) -> None:
         return
     c.rounds += 1
     c.free = False
+    c.factions = _present(s, c)
+    s.stack.append(Frame("c_def", 1 - c.side))
+
+
+def _present(s: SfState, c: Combat) -> int:
+    """Bitmask of the factions in the attacked space now (MCF_BIT for an MCF)."""
     mask = 0
     for p in defenders(s, c.tgt):
         mask |= 1 << faction(p)
     if board.mcf_side(s, c.tgt) >= 0:
         mask |= MCF_BIT
-    c.factions = mask
-    s.stack.append(Frame("c_def", 1 - c.side))
-
-
-def _reaction_factions(c: Combat) -> int:
-    mask = c.factions & ~MCF_BIT
-    if c.factions & MCF_BIT:
-        mask |= side_factions(1 - c.side)
     return mask
+
+
+def _reaction_factions(c: Combat, present: int = -1) -> int:
+    """Factions whose reactions the defender may use: those of the pieces in the attacked
+    space this round (`present`, default `c.factions`); an MCF allows any of its side's."""
+    mask = c.factions if present < 0 else present
+    out = mask & ~MCF_BIT
+    if mask & MCF_BIT:
+        out |= side_factions(1 - c.side)
+    return out
 
 
 def _support(s: SfState, c: Combat, side: int, factions: int, supplied_only: bool) -> list[int]:
@@ -580,7 +588,9 @@ def _apply_cont(s: SfState, c: Combat, option: str, ctx: Ctx) -> None:
         c.free = False
         _lose(s, c, p, ctx)
         counter = _counter(k, c.sea)
-        allowed = _reaction_factions(c)
+        # the defender's card must match "a piece in the attacked space" now, as the
+        # removal opens the next round (a faction lost last round no longer counts)
+        allowed = _reaction_factions(c, _present(s, c))
         if counter and cards.reactions(s, 1 - c.side, counter, allowed):
             s.stack.append(Frame("c_aa_def", 1 - c.side, n=k, data=(allowed, 0)))
             return
