@@ -4,7 +4,8 @@ escalation only for a strike). Rebasing and relocation live in `turn` and `effec
 from __future__ import annotations
 
 from warroom.games.qmg_cw import board
-from warroom.games.qmg_cw.effects import card, piece_label, set_target
+from warroom.games.qmg_cw.anytime import freeable
+from warroom.games.qmg_cw.effects import card, piece_label, set_target, took_extra
 from warroom.games.qmg_cw.flow import Ctx, Options, chooser, decision, pop, push, space_name
 from warroom.games.qmg_cw.state import (
     AIR,
@@ -56,12 +57,16 @@ def _air_options(state: CwState, frame: Frame) -> Options:
         (f"st:{p}", f"Air Strike on the {piece_label(p)}")
         for p in strike_targets(state, frame.bloc, nat)
     ]
+    # "you may remove your own Bloc's piece ... (thereby making it available to be built)"
+    opts += freeable(state, frame, nat, (AIR,))
     opts.append(("skip", "Do nothing"))
     return {frame.owner: opts}
 
 
 @chooser("fx_air_power")
 def _air_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if took_extra(state, seat, option, ctx):
+        return
     pop(state)
     if option == "skip":
         return

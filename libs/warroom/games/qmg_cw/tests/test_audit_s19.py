@@ -1,0 +1,38 @@
+"""Rulebook audit, session 19: each test states the rulebook sentence it checks and failed
+before the fix it guards."""
+
+from __future__ import annotations
+
+from warroom.games.qmg_cw.effects import card
+from warroom.games.qmg_cw.state import SOV
+
+from .helpers import act, give, kind, options, pc, scenario, sp
+
+SOVIET_CHAIN = [
+    ("moscow", "soviet", "army"),
+    ("white_russia", "soviet", "army"),
+    ("east_europe", "soviet", "army"),
+]
+
+
+def test_air_power_may_free_an_air_force_when_none_is_left() -> None:
+    """ "if all are in play, no more are available to be built or recruited" and "At any time
+    during your own Bloc's turn, you may remove your own Bloc's piece from the board (thereby
+    making it available to be built or recruited)": with all 3 Soviet Air Forces on the
+    board, the Air Power card may free one and build it beside the supplied Army in Ukraine
+    (ruling 8: inside a build of the Bloc's own card whose kind has no piece left)."""
+    airs = [("moscow", "soviet", "air"), ("white_russia", "soviet", "air")]
+    airs.append(("east_europe", "soviet", "air"))
+    state = scenario(
+        "3p", pieces=[*SOVIET_CHAIN, ("ukraine", "soviet", "army"), *airs], active=SOV, step="air"
+    )
+    air_power = next(c for c in state.seats[SOV].deck if card(c).type == "air_power")
+    give(state, SOV, "hand", [air_power])
+    state = act(state, SOV, f"air:{air_power}")
+    assert kind(state) == "fx_air_power"
+    freed = pc("east_europe", "soviet", "air")
+    assert f"free:{freed}" in options(state, SOV)
+    state = act(state, SOV, f"free:{freed}")
+    assert kind(state) == "fx_air_power" and freed not in state.pieces
+    state = act(state, SOV, f"af:{sp('ukraine')}")
+    assert pc("ukraine", "soviet", "air") in state.pieces
