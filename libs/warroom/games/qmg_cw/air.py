@@ -4,7 +4,7 @@ escalation only for a strike). Rebasing and relocation live in `turn` and `effec
 from __future__ import annotations
 
 from warroom.games.qmg_cw import board
-from warroom.games.qmg_cw.anytime import freeable
+from warroom.games.qmg_cw.anytime import freeable, in_card_organic
 from warroom.games.qmg_cw.effects import card, piece_label, set_target, took_extra
 from warroom.games.qmg_cw.flow import Ctx, Options, chooser, decision, pop, push, space_name
 from warroom.games.qmg_cw.state import (
@@ -57,7 +57,10 @@ def _air_options(state: CwState, frame: Frame) -> Options:
         (f"st:{p}", f"Air Strike on the {piece_label(p)}")
         for p in strike_targets(state, frame.bloc, nat)
     ]
-    # "you may remove your own Bloc's piece ... (thereby making it available to be built)"
+    # "At any time during your own Bloc's turn": Organic Supply for an Air Force's Army or
+    # Navy (to build beside it, or to strike with its Air Force), and "you may remove your
+    # own Bloc's piece ... (thereby making it available to be built)"
+    opts += in_card_organic(state, frame)
     opts += freeable(state, frame, nat, (AIR,))
     opts.append(("skip", "Do nothing"))
     return {frame.owner: opts}

@@ -36,3 +36,22 @@ def test_air_power_may_free_an_air_force_when_none_is_left() -> None:
     assert kind(state) == "fx_air_power" and freed not in state.pieces
     state = act(state, SOV, f"af:{sp('ukraine')}")
     assert pc("ukraine", "soviet", "air") in state.pieces
+
+
+def test_air_power_offers_organic_supply_for_the_air_forces_army() -> None:
+    """ "At any time during your own Bloc's turn, you may discard a card from hand to put an
+    Army or Navy in supply" (ruling 7: in every build and battle decision of the Bloc's own
+    card) and "Build Air Force - ... The Army or Navy must be in supply at the moment the
+    Air Force is built": the cut-off Soviet Army in Korea is paid for inside the Air Power
+    card, and the Air Force is then built with it."""
+    state = scenario("3p", pieces=[*SOVIET_CHAIN, ("korea", "soviet", "army")], step="air")
+    air_power = next(c for c in state.seats[SOV].deck if card(c).type == "air_power")
+    give(state, SOV, "hand", [air_power, state.seats[SOV].deck[0]])
+    state = act(state, SOV, f"air:{air_power}")
+    korea = pc("korea", "soviet", "army")
+    assert f"af:{sp('korea')}" not in options(state, SOV)
+    state = act(state, SOV, f"organic:{korea}")
+    state = act(state, SOV, f"d:{state.seats[SOV].hand[0]}")
+    assert kind(state) == "fx_air_power"
+    state = act(state, SOV, f"af:{sp('korea')}")
+    assert pc("korea", "soviet", "air") in state.pieces
