@@ -11,6 +11,7 @@ Bloc battled, whether or not a reaction saved the piece.
 from __future__ import annotations
 
 from warroom.games.qmg_cw import board
+from warroom.games.qmg_cw.anytime import in_card_organic, take_organic
 from warroom.games.qmg_cw.content import tables
 from warroom.games.qmg_cw.effects import card, piece_label, remove_piece, usable, use_card
 from warroom.games.qmg_cw.flow import (
@@ -165,12 +166,17 @@ def interceptors(state: CwState, frame: Frame) -> list[int]:
 @decision("intercept", "The defender used Air Defense: intercept it?")
 def _intercept_options(state: CwState, frame: Frame) -> Options:
     opts = [(f"ic:{p}", f"Intercept with the {piece_label(p)}") for p in interceptors(state, frame)]
+    # on its own turn the attacker may pay Organic Supply ("At any time during your own
+    # Bloc's turn") for the Army or Navy of an Air Force that could then intercept
+    opts += in_card_organic(state, frame)
     opts.append(("pass", "Let the battle fail"))
     return dict.fromkeys(seat_bits(frame.mask), opts)
 
 
 @chooser("intercept")
 def _intercept_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx) -> None:
+    if take_organic(state, seat, option, ctx):
+        return
     if option == "pass":
         # "Either teammate on a Bloc may decide to use an Air Force in a battle"
         if seat_done(state, frame, seat):

@@ -4,7 +4,7 @@ before the fix it guards."""
 from __future__ import annotations
 
 from warroom.games.qmg_cw.effects import card
-from warroom.games.qmg_cw.state import SOV
+from warroom.games.qmg_cw.state import SOV, WEST
 
 from .helpers import act, give, kind, options, pc, scenario, sp
 
@@ -55,3 +55,36 @@ def test_air_power_offers_organic_supply_for_the_air_forces_army() -> None:
     assert kind(state) == "fx_air_power"
     state = act(state, SOV, f"af:{sp('korea')}")
     assert pc("korea", "soviet", "air") in state.pieces
+
+
+def test_organic_supply_may_make_an_interceptor_during_the_battle() -> None:
+    """ "At any time during your own Bloc's turn, you may discard a card from hand to put an
+    Army or Navy in supply" and "you may intercept the Air Defense by removing one of your
+    own supplied Air Forces in the same or an adjacent space to the battle": when the West
+    answers with Air Defense, the Soviets pay for their cut-off Navy in the North Atlantic,
+    whose Air Force then intercepts, and the Western Army in Germany is removed."""
+    west = pc("germany", "western", "army")
+    pieces = [
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("france", "western", "army"),
+        ("france", "western", "air"),
+        ("north_atlantic", "soviet", "navy"),
+        ("north_atlantic", "soviet", "air"),
+    ]
+    state = scenario("3p", pieces=[*SOVIET_CHAIN, *pieces], active=SOV, step="action")
+    battle = next(c for c in state.seats[SOV].deck if card(c).type == "land_battle")
+    give(state, SOV, "hand", [battle, state.seats[SOV].deck[0]])
+    state = act(state, SOV, f"play:{battle}")
+    state = act(state, SOV, f"x:{west}")
+    state = act(state, WEST, f"ad:{pc('france', 'western', 'air')}")
+    assert kind(state) == "intercept"
+    navy, air = pc("north_atlantic", "soviet", "navy"), pc("north_atlantic", "soviet", "air")
+    assert f"ic:{air}" not in options(state, SOV)
+    state = act(state, SOV, f"organic:{navy}")
+    state = act(state, SOV, f"d:{state.seats[SOV].hand[0]}")
+    assert kind(state) == "intercept"
+    state = act(state, SOV, f"ic:{air}")
+    if kind(state) == "defend":
+        state = act(state, WEST, "pass")
+    assert west not in state.pieces
