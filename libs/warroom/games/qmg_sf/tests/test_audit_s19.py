@@ -1,8 +1,10 @@
-"""Rulebook audit (session 19): combat edges, reaction windows and who may use them."""
+"""Rulebook audit (session 19): combat edges, reaction windows and who may use them.
+
+The first test failed before its fix; the others pin edges the engine already had right."""
 
 from __future__ import annotations
 
-from warroom.games.qmg_sf.state import ALLIES, AXIS, PACT
+from warroom.games.qmg_sf.state import ALLIES, AXIS, PACT, UK
 from warroom.games.qmg_sf.tests.helpers import (
     act,
     blank,
@@ -10,7 +12,9 @@ from warroom.games.qmg_sf.tests.helpers import (
     hand,
     ids,
     kind_of,
+    move,
     put,
+    sp,
 )
 
 
@@ -40,3 +44,39 @@ def test_defender_anti_air_needs_a_piece_of_its_faction_still_in_the_space() -> 
     s2 = desperate_attack(s2, (55, 56), PACT, "benghazi", "tobruk")
     s2 = act(act(s2, f"rm{usa_plane}"), f"rm{pact_plane}")
     assert kind_of(s2) == "c_aa_def" and ids(s2) == ["pass", "aa8"]
+
+
+def test_a_carrier_may_be_the_last_piece_of_an_attacking_force() -> None:
+    """Sea: "A carrier cannot be removed to continue an attack, but may be the last piece in
+    an attacking force." A UK fleet and carrier attack two Pact fleets: the fleet may be
+    removed to continue (the carrier stays), the carrier never."""
+    s = blank(phase="action", active=ALLIES, round_=8)
+    fleet = put(s, "UK", "fleet", "eastern_med")
+    carrier = put(s, "UK", "carrier", "eastern_med")
+    p1 = put(s, "Pact", "fleet", "gulf_of_sidra")
+    p2 = put(s, "Pact", "fleet", "gulf_of_sidra")
+    hand(s, ALLIES, 21, 22)
+    s = desperate_attack(s, (21, 22), UK, "eastern_med", "gulf_of_sidra")
+    s = act(s, f"rm{p1}")
+    assert kind_of(s) == "c_cont" and f"rm{fleet}" in ids(s) and f"rm{carrier}" not in ids(s)
+    s = act(s, f"rm{fleet}")
+    assert kind_of(s) == "c_def" and s.combat is not None and s.combat.force == [carrier]
+    assert ids(s) == [f"rm{p2}"]
+
+
+def test_tank_unloads_first_then_infantry_but_not_airplane() -> None:
+    """Unloading: "a transported tank can unload into an unoccupied enemy-controlled space,
+    take control of it, and then allow an infantry (but not an airplane) being transported by a
+    different fleet to unload into the same space" (Second Movement step)."""
+    s = blank(phase="move2")
+    s.control[sp("tobruk")] = ALLIES
+    fleets = [put(s, "Pact", "fleet", "gulf_of_sidra") for _ in range(3)]
+    tank = put(s, "Pact", "tank", "gulf_of_sidra", on=fleets[0])
+    inf = put(s, "Pact", "infantry", "gulf_of_sidra", on=fleets[1])
+    plane = put(s, "Pact", "airplane", "gulf_of_sidra", on=fleets[2])
+    s.control[sp("tobruk")] = ALLIES
+    s.step_control = list(s.control)
+    s.touch()
+    assert move(inf, "tobruk") not in ids(s) and move(plane, "tobruk") not in ids(s)
+    s = act(s, move(tank, "tobruk"))
+    assert move(inf, "tobruk") in ids(s) and move(plane, "tobruk") not in ids(s)
