@@ -2,9 +2,9 @@
 
 A faction's reachable set is every space connected to one of its Supply Flags through
 spaces its side controls that are occupied by its side or not interdicted: infantry,
-tanks and airplanes interdict adjacent unoccupied land spaces; fleets and airplanes
-(not a carrier without one) adjacent unoccupied water spaces. MCFs are always supplied,
-carry supply, and never interdict. Allies pieces in Malta are supplied once the Malta
+tanks and airplanes (transported ones too) interdict adjacent unoccupied land spaces;
+fleets and airplanes (not a carrier without one) adjacent unoccupied water spaces. MCFs
+are always supplied, carry supply, and never interdict. Allies pieces in Malta are supplied once the Malta
 Depot marker is placed.
 """
 
@@ -34,7 +34,7 @@ def _passability(s: SfState, side: int) -> tuple[list[bool], list[bool]]:
     enemy_fleet = [False] * n
     land_i = [False] * n
     water_i = [False] * n
-    kinds, facs, water, on = t.piece_kind, t.piece_faction, t.water, s.on
+    kinds, facs, water = t.piece_kind, t.piece_faction, t.water
     for p, at in enumerate(s.loc):
         if at < 0:
             continue
@@ -46,9 +46,8 @@ def _passability(s: SfState, side: int) -> tuple[list[bool], list[bool]]:
             enemy_fleet[at] = True
             if k == CARRIER:
                 continue
-        c = on[p]
-        if c >= 0 and kinds[c] == FLEET:
-            continue
+        # a piece aboard a fleet is still an infantry, tank or airplane in its water space:
+        # the rule names no exception but "A carrier without an airplane"
         for x in adjacent(s, at, enemy):
             if water[x]:
                 if k != INF and k != TANK:

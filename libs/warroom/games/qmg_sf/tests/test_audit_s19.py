@@ -4,6 +4,7 @@ The first test failed before its fix; the others pin edges the engine already ha
 
 from __future__ import annotations
 
+from warroom.games.qmg_sf import supply
 from warroom.games.qmg_sf.state import ALLIES, AXIS, PACT, UK
 from warroom.games.qmg_sf.tests.helpers import (
     act,
@@ -80,3 +81,23 @@ def test_tank_unloads_first_then_infantry_but_not_airplane() -> None:
     assert move(inf, "tobruk") not in ids(s) and move(plane, "tobruk") not in ids(s)
     s = act(s, move(tank, "tobruk"))
     assert move(inf, "tobruk") in ids(s) and move(plane, "tobruk") not in ids(s)
+
+
+def test_a_transported_infantry_interdicts_adjacent_land() -> None:
+    """Supply Paths: "Infantry, tanks, and airplanes interdict supply in adjacent, unoccupied
+    land spaces" (the only exception named is "A carrier without an airplane"). A Pact infantry
+    aboard a fleet in Levantine Sea attacks Palestine-Jordan; the UK infantry there cannot
+    Retreat to Syria-Lebanon, whose only way to Red Sea is the emptied Palestine-Jordan, which
+    the transported infantry interdicts ("The retreating piece must follow the normal movement
+    rules")."""
+    s = blank(phase="action")
+    s.control[sp("syria_lebanon")] = ALLIES
+    s.control[sp("arabia")] = AXIS
+    fleet = put(s, "Pact", "fleet", "levantine")
+    put(s, "Pact", "infantry", "levantine", on=fleet)
+    uk = put(s, "UK", "infantry", "palestine_jordan")
+    hand(s, AXIS, 60, 61)
+    hand(s, ALLIES, 9)  # Western Desert Force: Retreat (UK)
+    assert not supply.passable(s, ALLIES)[sp("cyprus")]  # unoccupied, beside the infantry
+    s = desperate_attack(s, (60, 61), PACT, "levantine", "palestine_jordan")
+    assert kind_of(s) == "c_def" and ids(s) == [f"rm{uk}"]

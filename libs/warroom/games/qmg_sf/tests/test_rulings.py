@@ -59,11 +59,14 @@ def test_ruling_8_egypt_not_adjacent_to_palestine_jordan() -> None:
     assert sp("palestine_jordan") not in tables().adj[sp("egypt")]
 
 
-def test_ruling_14_transported_pieces_do_not_interdict() -> None:
-    """An infantry aboard a fleet does not interdict an adjacent land space."""
+def test_ruling_14_transported_pieces_interdict_like_any_piece() -> None:
+    """An infantry aboard a fleet interdicts an adjacent unoccupied land space ("Infantry,
+    tanks, and airplanes interdict supply in adjacent, unoccupied land spaces"; amended in
+    session 19, test_audit_s19): Palestine-Jordan is closed, Arabia (beside Red Sea, not
+    beside the fleet) stays supplied."""
     s = blank()
     fleet = put(s, "Pact", "fleet", "levantine")
     put(s, "Pact", "infantry", "levantine", on=fleet)
     uk = put(s, "UK", "infantry", "arabia")
     assert supply.is_supplied(s, uk)
-    assert supply.passable(s, 1)[sp("palestine_jordan")]
+    assert not supply.passable(s, 1)[sp("palestine_jordan")]
