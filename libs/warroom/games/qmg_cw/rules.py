@@ -91,7 +91,7 @@ class ColdWarRules(Rules[CwState]):
         before = work.rng
         options = flow.choose(work, seat, option_id, ctx)
         if options:
-            work.pending = (work.stack[-1], options)
+            work.pending = (work.stack[-1], options, work.signature())
         return Applied(work, tuple(ctx.events), ctx.irreversible or work.rng != before)
 
     def view(self, state: CwState, seat: int | None) -> Message:
@@ -180,9 +180,10 @@ class ColdWarRules(Rules[CwState]):
 
 
 def _pending(state: CwState, frame: Frame) -> flow.Options:
-    """The options of the pending frame: those `apply` cached with the state, else computed."""
+    """The options of the pending frame: those `apply` cached with the state while the state
+    is as `apply` returned it (a state edited in place is answered afresh), else computed."""
     cached = state.pending
-    if isinstance(cached, tuple) and cached[0] is frame:
+    if isinstance(cached, tuple) and cached[0] is frame and cached[-1] == state.signature():
         options: flow.Options = cached[1]
         return options
     return flow.options_of(state, frame)

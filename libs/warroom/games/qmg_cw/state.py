@@ -141,8 +141,39 @@ class CwState:
     public: object = field(default=None, compare=False, repr=False)
     """The spectator view, cached by `views.public_view` (never copied by `clone`)."""
     pending: object = field(default=None, compare=False, repr=False)
-    """The pending decision's (frame, options), cached by `Rules.apply` on the state it
-    returns (never copied by `clone`; a state is not changed once returned)."""
+    """The pending decision's (frame, options, signature), cached by `Rules.apply` on the
+    state it returns (never copied by `clone`; used only while `signature()` is unchanged, so
+    a state edited in place is answered afresh)."""
+
+    def signature(self) -> tuple[object, ...]:
+        """Everything a decision's options may read, as a cheap comparable value (the cached
+        options of a state edited in place must not be served)."""
+        return (
+            tuple(self.pieces),
+            tuple(self.tokens),
+            tuple(self.vp),
+            tuple(self.esc),
+            tuple(self.organic),
+            tuple(self.used),
+            self.realloc,
+            self.last_space,
+            self.round,
+            self.active,
+            self.over,
+            tuple(self.stack),
+            tuple(
+                (
+                    tuple(p.hand),
+                    tuple(p.deck),
+                    tuple(p.prepared),
+                    tuple(p.espionage),
+                    tuple(p.opening),
+                    len(p.discard_up),
+                    len(p.discard_down),
+                )
+                for p in self.seats
+            ),
+        )
 
     def clone(self) -> CwState:
         """A deep copy (frames are immutable and shared)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from warroom.games.qmg_cw.effects import card
 from warroom.games.qmg_cw.state import SOV, WEST
 
-from .helpers import act, give, kind, options, pc, scenario, sp
+from .helpers import act, cid, give, kind, options, pass_reactions, pc, scenario, sp
 
 SOVIET_CHAIN = [
     ("moscow", "soviet", "army"),
@@ -88,3 +88,25 @@ def test_organic_supply_may_make_an_interceptor_during_the_battle() -> None:
     if kind(state) == "defend":
         state = act(state, WEST, "pass")
     assert west not in state.pieces
+
+
+def test_a_position_edited_after_apply_is_answered_afresh() -> None:
+    """ "Use when a Western Army in or adjacent to Germany is about to be removed" (Berlin
+    Airlift): a position set up by editing the state `apply` returned (the West's card put
+    face down after the Soviets chose their target) is answered from that position, not from
+    the options `apply` kept with it: the West may save its Army."""
+    airlift = cid("Berlin Airlift")
+    west = pc("germany", "western", "army")
+    pieces = [*SOVIET_CHAIN, ("germany", "soviet", "army"), ("germany", "western", "army")]
+    state = scenario("3p", pieces=pieces, active=SOV, step="action")
+    battle = next(c for c in state.seats[SOV].deck if card(c).type == "land_battle")
+    give(state, SOV, "hand", [battle])
+    state = act(state, SOV, f"play:{battle}")
+    state = act(state, SOV, f"x:{west}")
+    assert kind(state) == "defend" and options(state, WEST) == ["pass"]
+    state.seats[WEST].deck.remove(airlift)  # edited in place, not through `give`
+    state.seats[WEST].espionage.append(airlift)
+    assert f"use:{airlift}" in options(state, WEST)
+    state = act(state, WEST, f"use:{airlift}")
+    state = pass_reactions(state)
+    assert west in state.pieces
