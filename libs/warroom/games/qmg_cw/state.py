@@ -139,7 +139,8 @@ class CwState:
     reason: str = ""
     log: list[str] = field(default_factory=list)
     public: object = field(default=None, compare=False, repr=False)
-    """The spectator view, cached by `views.public_view` (never copied by `clone`)."""
+    """The spectator view with its key, cached by `views.public_view` (never copied by
+    `clone`; rebuilt when the state was edited in place)."""
     pending: object = field(default=None, compare=False, repr=False)
     """The pending decision's (frame, options, signature), cached by `Rules.apply` on the
     state it returns (never copied by `clone`; used only while `signature()` is unchanged, so

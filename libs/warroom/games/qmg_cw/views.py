@@ -41,10 +41,13 @@ BLOC_CARDS: tuple[tuple[int, ...], ...] = tuple(
 
 
 def public_view(state: CwState) -> pb.View:
-    """The spectator's view of a state, built once per state (shared: copy it, never change it)."""
+    """The spectator's view of a state, built once per state (shared: copy it, never change it)
+    and built afresh when the state was edited in place since."""
+    key = _view_key(state)
     cached = state.public
-    if isinstance(cached, pb.View):
-        return cached
+    if isinstance(cached, tuple) and cached[0] == key:
+        view: pb.View = cached[1]
+        return view
     m = pb.View(
         variant=state.variant,
         viewer=-1,
@@ -77,8 +80,15 @@ def public_view(state: CwState) -> pb.View:
             for seat in state.seats
         ],
     )
-    state.public = m
+    state.public = (key, m)
     return m
+
+
+def _view_key(state: CwState) -> tuple[object, ...]:
+    """What the public view shows: the decision signature plus the face-up discards and the
+    result."""
+    discards = tuple(tuple(seat.discard_up) for seat in state.seats)
+    return (state.signature(), discards, tuple(state.winners), state.reason)
 
 
 def view(state: CwState, viewer: int | None) -> pb.View:

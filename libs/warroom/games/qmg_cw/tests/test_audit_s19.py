@@ -3,6 +3,7 @@ before the fix it guards."""
 
 from __future__ import annotations
 
+from warroom.games.qmg_cw import views
 from warroom.games.qmg_cw.effects import card
 from warroom.games.qmg_cw.state import SOV, WEST
 
@@ -110,3 +111,19 @@ def test_a_position_edited_after_apply_is_answered_afresh() -> None:
     state = act(state, WEST, f"use:{airlift}")
     state = pass_reactions(state)
     assert west in state.pieces
+
+
+def test_the_view_of_a_position_edited_in_place_shows_the_edit() -> None:
+    """ "Other players may always know the number of cards in your hand" and "Face-up Status
+    and WMD cards are of course known to all players": a view of a state edited in place after
+    it was viewed shows the new hand count and the new face-up card, not the first view."""
+    state = scenario("3p", pieces=SOVIET_CHAIN, active=SOV, step="action")
+    before = views.view(state, WEST)
+    assert before.seats[SOV].hand_count == 0
+    wmd = next(c for c in state.seats[SOV].deck if card(c).type == "wmd")
+    state.seats[SOV].deck.remove(wmd)
+    state.seats[SOV].prepared.append(wmd)
+    state.seats[SOV].hand.append(state.seats[SOV].deck.pop())
+    after = views.view(state, WEST)
+    assert after.seats[SOV].hand_count == 1
+    assert list(after.seats[SOV].prepared) == [wmd]
