@@ -505,7 +505,9 @@ def _build_choose(state: CwState, frame: Frame, seat: int, option: str, ctx: Ctx
 @decision("fx_recruit", "Recruit a piece")
 def _recruit_options(state: CwState, frame: Frame) -> Options:
     opts = place_options(state, frame, recruit=True)
-    extras = own_turn_extras(state, frame, organic=False)
+    # an Air Force is recruited only beside a supplied Army or Navy: Organic Supply may
+    # supply it ("At any time during your own Bloc's turn")
+    extras = own_turn_extras(state, frame, organic=AIR in _kinds(frame))
     return {frame.owner: [*opts, *extras, ("skip", "Do not recruit")]}
 
 

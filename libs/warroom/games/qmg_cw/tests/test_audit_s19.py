@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from warroom.games.qmg_cw import views
 from warroom.games.qmg_cw.effects import card
-from warroom.games.qmg_cw.state import SOV, WEST
+from warroom.games.qmg_cw.state import NA, SOV, WEST
 
 from .helpers import act, cid, give, kind, options, pass_reactions, pc, scenario, sp
 
@@ -127,3 +127,23 @@ def test_the_view_of_a_position_edited_in_place_shows_the_edit() -> None:
     after = views.view(state, WEST)
     assert after.seats[SOV].hand_count == 1
     assert list(after.seats[SOV].prepared) == [wmd]
+
+
+def test_organic_supply_inside_a_recruit_lets_the_air_force_join_the_new_army() -> None:
+    """ "an Air Force must be recruited in the same space as a supplied Army or Navy of the same
+    nationality" and "At any time during your own Bloc's turn, you may discard a card from hand
+    to put an Army or Navy in supply": Indo-Pakistani War recruits an Indian Army into India,
+    contested by a Western Army (so out of supply: "An Army in a contested space with a Supply
+    symbol must trace supply to a different Supply symbol"); the Non-Aligned Bloc pays for it
+    and recruits the Indian Air Force with it."""
+    war = cid("Indo-Pakistani War")
+    state = scenario("3p", pieces=[("india", "western", "army")], active=NA, step="action")
+    give(state, NA, "hand", [war, state.seats[NA].deck[0]])
+    state = act(state, NA, f"play:{war}")
+    state = act(state, NA, f"p:0:{sp('india')}")
+    army = pc("india", "indian", "army")
+    assert kind(state) == "fx_recruit" and f"p:2:{sp('india')}" not in options(state, NA)
+    state = act(state, NA, f"organic:{army}")
+    state = act(state, NA, f"d:{state.seats[NA].hand[0]}")
+    state = act(state, NA, f"p:2:{sp('india')}")
+    assert pc("india", "indian", "air") in state.pieces
