@@ -58,12 +58,17 @@ def public_into(s: SfState, m: Any) -> None:
 
 
 def public_bytes(s: SfState) -> bytes:
-    """The serialized qmg_sf_pb2.Public of a state (memoized on the state)."""
-    if s.cached_public is None:
-        m = qmg_sf_pb2.Public()
-        public_into(s, m)
-        s.cached_public = m.SerializeToString(deterministic=True)
-    return s.cached_public
+    """The serialized qmg_sf_pb2.Public of a state (memoized on the state while its signature
+    is unchanged)."""
+    sig = s.signature()
+    memo = s.cached_public
+    if memo is not None and memo[0] == sig:
+        return memo[1]
+    m = qmg_sf_pb2.Public()
+    public_into(s, m)
+    out = m.SerializeToString(deterministic=True)
+    s.cached_public = (sig, out)
+    return out
 
 
 def public_of(m: Any, rng_state: int) -> SfState:

@@ -117,16 +117,66 @@ class SfState:
     over: bool = False
     winner: int = -1
     reason: str = ""
-    cached_options: list[tuple[str, str]] | None = None
-    """The pending options, memoized by `turn.options` (a clone starts without them; code
-    that edits a state in place must call `touch`)."""
-    cached_public: bytes | None = None
-    """The serialized public part, memoized by `codec.public_bytes` (see `touch`)."""
+    cached_options: tuple[tuple[object, ...], list[tuple[str, str]]] | None = None
+    """The pending options with the `signature` they were computed for, memoized by
+    `turn.options` (a clone starts without them; served only while the signature is
+    unchanged, so a state edited in place is answered afresh)."""
+    cached_public: tuple[tuple[object, ...], bytes] | None = None
+    """The serialized public part with its `signature`, memoized by `codec.public_bytes`."""
 
     def touch(self) -> None:
-        """Forget the memoized options and public bytes after editing the state in place."""
+        """Forget the memoized options and public bytes (optional: the memo checks the
+        signature; this only frees them early)."""
         self.cached_options = None
         self.cached_public = None
+
+    def signature(self) -> tuple[object, ...]:
+        """Everything the pending options and the public view read, as a comparable value
+        (the memo of a state edited in place must not be served)."""
+        c = self.combat
+        return (
+            self.variant,
+            self.round,
+            self.active,
+            self.phase,
+            self.moved,
+            self.malta_depot,
+            self.bulgaria_flag,
+            self.extra_actions,
+            self.over,
+            self.winner,
+            self.reason,
+            tuple(self.loc),
+            tuple(self.on),
+            tuple(self.control),
+            tuple(self.step_control),
+            tuple(self.minor),
+            tuple(self.mcf),
+            tuple(self.vp),
+            tuple(tuple(x) for x in self.hands),
+            tuple(tuple(x) for x in self.decks),
+            tuple(tuple(x) for x in self.late),
+            tuple(sorted(self.contingency.items())),
+            tuple(
+                (f.kind, f.seat, f.card, f.face, f.pc, f.branch, f.n, f.data) for f in self.stack
+            ),
+            None
+            if c is None
+            else (
+                c.side,
+                c.faction,
+                c.src,
+                c.tgt,
+                c.sea,
+                tuple(c.force),
+                c.req,
+                c.free,
+                c.advanced,
+                c.factions,
+                c.rounds,
+            ),
+            tuple(sorted(self.tags.items())),
+        )
 
     def clone(self) -> SfState:
         """A deep copy, field by field."""

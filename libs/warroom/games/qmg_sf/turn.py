@@ -43,10 +43,15 @@ def seat_to_act(s: SfState) -> int:
 
 
 def options(s: SfState) -> Options:
-    """The options of the pending decision (memoized on the state)."""
-    if s.cached_options is None:
-        s.cached_options = _options(s)
-    return s.cached_options
+    """The options of the pending decision (memoized on the state while its signature is
+    unchanged: a state edited in place is answered afresh)."""
+    sig = s.signature()
+    memo = s.cached_options
+    if memo is not None and memo[0] == sig:
+        return memo[1]
+    out = _options(s)
+    s.cached_options = (sig, out)
+    return out
 
 
 def _options(s: SfState) -> Options:

@@ -4,7 +4,7 @@ The first test failed before its fix; the others pin edges the engine already ha
 
 from __future__ import annotations
 
-from warroom.games.qmg_sf import supply
+from warroom.games.qmg_sf import supply, views
 from warroom.games.qmg_sf.state import ALLIES, AXIS, PACT, UK
 from warroom.games.qmg_sf.tests.helpers import (
     act,
@@ -101,3 +101,24 @@ def test_a_transported_infantry_interdicts_adjacent_land() -> None:
     assert not supply.passable(s, ALLIES)[sp("cyprus")]  # unoccupied, beside the infantry
     s = desperate_attack(s, (60, 61), PACT, "levantine", "palestine_jordan")
     assert kind_of(s) == "c_def" and ids(s) == [f"rm{uk}"]
+
+
+def test_a_position_edited_in_place_is_answered_afresh() -> None:
+    """Stand Fast: "When defending, you may use a card with the Stand Fast reaction instead of
+    removing a piece" (Tobruk Garrison: Tobruk or El Alamein). The defender is asked, then
+    given the card by editing the position in place (as a position is set up): the next
+    question must offer the Stand Fast, and the public view must show the edited VPs; before,
+    both were served from the memo of the unedited state."""
+    s = blank(phase="action")
+    put(s, "Pact", "infantry", "benghazi")
+    uk = put(s, "UK", "infantry", "tobruk")
+    s.control[sp("tobruk")] = ALLIES
+    hand(s, AXIS, 55, 56)
+    s = desperate_attack(s, (55, 56), PACT, "benghazi", "tobruk")
+    assert ids(s) == [f"rm{uk}"]
+    before = views.make_view(s, None)
+    s.hands[ALLIES] = [11]  # Tobruk Garrison: Stand Fast (Tobruk, El Alamein)
+    s.vp[AXIS] = 4
+    assert ids(s) == [f"rm{uk}", "sf11"]
+    after = views.make_view(s, None)
+    assert before.public.vp[AXIS] == 0 and after.public.vp[AXIS] == 4
