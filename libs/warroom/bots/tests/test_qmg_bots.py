@@ -191,6 +191,25 @@ def test_cold_war_playouts_stop_after_the_blocs_turn_unless_told_to_go_on() -> N
     assert scored[-1].active == bloc and scored[-1].round == state.round + 1
 
 
+def test_cold_war_playouts_can_model_the_other_blocs_card_choice_by_one_ply() -> None:
+    """`card_reply` picks, in another Bloc's Action step, the card the heuristic evaluation
+    scores best one step ahead (or the policy's own option when that scores best), and the
+    reply model leaves the searching Bloc's own seats to the policy."""
+    from warroom.bots.games import qmg_cw
+
+    state, seat = _action_state(CW)
+    ids = [o.id for o in CW.decision(state).options_for(seat)]
+    own = qmg_cw.policy_choice(state, seat, ids)
+    cards = [i for i in ids if i.startswith(("play:", "prep:"))]
+    candidates = cards if own in cards else [*cards, own]
+    values = [heuristic.evaluate(CW.apply(state, seat, i).state, seat) for i in candidates]
+    reply = qmg_cw.card_reply(state, seat, ids)
+    assert reply == candidates[values.index(max(values))] != own
+    other = next(s for s in range(3) if state.seats[s].bloc != state.seats[seat].bloc)
+    assert qmg_cw.heuristic_replies(state, seat, ids, other) == reply
+    assert qmg_cw.heuristic_replies(state, seat, ids, seat) is None
+
+
 class _CountingSf(SouthFrontRules):
     """South Front rules whose evaluation counts its calls."""
 
