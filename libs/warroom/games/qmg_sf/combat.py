@@ -192,12 +192,11 @@ def _present(s: SfState, c: Combat) -> int:
     return mask
 
 
-def _reaction_factions(c: Combat, present: int = -1) -> int:
+def _reaction_factions(c: Combat, present: int) -> int:
     """Factions whose reactions the defender may use: those of the pieces in the attacked
-    space this round (`present`, default `c.factions`); an MCF allows any of its side's."""
-    mask = c.factions if present < 0 else present
-    out = mask & ~MCF_BIT
-    if mask & MCF_BIT:
+    space (`present`, from `_present`); an MCF allows any of its side's."""
+    out = present & ~MCF_BIT
+    if present & MCF_BIT:
         out |= side_factions(1 - c.side)
     return out
 
@@ -252,7 +251,7 @@ def options(s: SfState, frame: Frame) -> Options:
         ]
     if frame.kind == "c_aa_def":
         react = "anti_air" if frame.n == AIR else "naval_combat"
-        allowed = frame.data[0] if frame.data else _reaction_factions(c)
+        allowed = frame.data[0] if frame.data else _reaction_factions(c, _present(s, c))
         cs = cards.reactions(s, 1 - c.side, react, allowed)
         return [
             ("pass", "Do not counter"),
@@ -277,7 +276,8 @@ def _def_options(s: SfState, c: Combat, reactions: bool) -> Options:
     t = tables()
     out: Options = []
     removable = _removable_defenders(s, c)
-    support = _support(s, c, 1 - c.side, c.factions & ~MCF_BIT, False) if reactions else []
+    present = _present(s, c)  # the pieces in the space now (a position may be edited)
+    support = _support(s, c, 1 - c.side, present & ~MCF_BIT, False) if reactions else []
     for p in removable + support:
         out.append((f"rm{p}", f"Remove {board.piece_name(p)}"))
     mcf = board.mcf_side(s, c.tgt) >= 0
@@ -286,7 +286,7 @@ def _def_options(s: SfState, c: Combat, reactions: bool) -> Options:
     if not reactions:
         return out
     side = 1 - c.side
-    allowed = _reaction_factions(c)
+    allowed = _reaction_factions(c, present)
     if not c.sea:
         for x in cards.reactions(s, side, "stand_fast", allowed):
             info = cards.card(x)
@@ -319,20 +319,28 @@ def _def_options(s: SfState, c: Combat, reactions: bool) -> Options:
                         (f"rt{x}-{p}-{sp}", f"Retreat {board.piece_name(p)} to {board.name(sp)}")
                     )
     else:
-        for x in cards.reactions(s, side, "withdraw_navy", allowed):
-            fx = cards.card(x).faction
-            for p in defenders(s, c.tgt):
-                if faction(p) != fx or kind(p) not in (FLEET, CARRIER):
-                    continue
-                for sp, _ in destinations(s, p, "withdraw"):
-                    out.append(
-                        (f"wn{x}-{p}-{sp}", f"Withdraw {board.piece_name(p)} to {board.name(sp)}")
-                    )
-        if any(s.loc[p] == c.src and kind(p) == AIR for p in c.force):
-            for x in cards.reactions(s, side, "anti_air", allowed):
-                out.append((f"aa{x}", f"Anti-Air with {cards.card(x).name}"))
-        for x in cards.reactions(s, side, "naval_combat", allowed):
-            out.append((f"nc{x}", f"Naval Combat with {cards.card(x).name}"))
+        out.extend(_sea_reactions(s, c, side, allowed))
+    return out
+
+
+def _sea_reactions(s: SfState, c: Combat, side: int, allowed: int) -> Options:
+    """The defender's sea reactions: Withdraw Navy, Anti-Air against a force containing an
+    airplane, Naval Combat."""
+    out: Options = []
+    for x in cards.reactions(s, side, "withdraw_navy", allowed):
+        fx = cards.card(x).faction
+        for p in defenders(s, c.tgt):
+            if faction(p) != fx or kind(p) not in (FLEET, CARRIER):
+                continue
+            for sp, _ in destinations(s, p, "withdraw"):
+                out.append(
+                    (f"wn{x}-{p}-{sp}", f"Withdraw {board.piece_name(p)} to {board.name(sp)}")
+                )
+    if any(s.loc[p] == c.src and kind(p) == AIR for p in c.force):
+        for x in cards.reactions(s, side, "anti_air", allowed):
+            out.append((f"aa{x}", f"Anti-Air with {cards.card(x).name}"))
+    for x in cards.reactions(s, side, "naval_combat", allowed):
+        out.append((f"nc{x}", f"Naval Combat with {cards.card(x).name}"))
     return out
 
 
@@ -457,7 +465,7 @@ def apply(s: SfState, frame: Frame, option: str, ctx: Ctx) -> None:
             end(s, ctx)
             return
         counter = _counter(kind(p), c.sea)
-        allowed = frame.data[0] if frame.data else _reaction_factions(c)
+        allowed = frame.data[0] if frame.data else _reaction_factions(c, _present(s, c))
         if counter and cards.reactions(s, 1 - c.side, counter, allowed):
             s.stack.append(
                 Frame("c_aa_def", 1 - c.side, n=kind(p), data=(allowed, 1, frame.data[2]))

@@ -53,7 +53,8 @@ class Combat:
 
     `force` are the attacking pieces still in it; `req` the rank the attacker must match
     to continue; `free` an Anti-Air/Naval Combat counter lets them continue for nothing;
-    `factions` the defending factions (bitmask) at the start of this attack round.
+    `factions` the defending factions (bitmask) noted when this attack round opened (a record:
+    the options read the attacked space itself).
     """
 
     side: int

@@ -122,3 +122,23 @@ def test_a_position_edited_in_place_is_answered_afresh() -> None:
     assert ids(s) == [f"rm{uk}", "sf11"]
     after = views.make_view(s, None)
     assert before.public.vp[AXIS] == 0 and after.public.vp[AXIS] == 4
+
+
+def test_defending_factions_are_read_from_the_space_when_asked() -> None:
+    """Factions and Reactions: "For the defender, this means the faction of a piece in the
+    defending space during that attack round"; support: "The airplane or fleet must belong to
+    the same faction as a piece currently in the attacked space this attack round". A USA
+    airplane placed in Tobruk after the round opened (a position set up in place) lets the
+    Allies use the USA Exchange and lose a USA airplane beside Tobruk; before, the factions
+    noted when the round opened (UK only) were used."""
+    s = blank(phase="action", round_=8)
+    put(s, "Pact", "infantry", "benghazi")
+    uk = put(s, "UK", "infantry", "tobruk")
+    s.control[sp("tobruk")] = ALLIES
+    hand(s, AXIS, 55, 56)
+    s = desperate_attack(s, (55, 56), PACT, "benghazi", "tobruk")
+    assert kind_of(s) == "c_def" and ids(s) == [f"rm{uk}"]
+    usa = put(s, "USA", "airplane", "tobruk")
+    beside = put(s, "USA", "airplane", "el_alamein")
+    hand(s, ALLIES, 26)  # Arsenal of Democracy: Exchange (USA)
+    assert {f"rm{beside}", f"ex26-{usa}", f"ex26-{beside}"} <= set(ids(s))
