@@ -158,6 +158,9 @@ def prepare_card(state: CwState, seat: int, cid: int, ctx: Ctx) -> None:
     else:
         player.prepared.append(cid)
         ctx.log(f"{bloc_name(card(cid).bloc)} prepares {card_name(cid)}", kind="prepare")
+        # "Use any time." (Akula: "Discard a prepared enemy WMD card"): a card just put face
+        # up on the table may be answered at once, as after a card resolves
+        push(state, Frame("window", bloc=card(cid).bloc, tag="resolved", card=cid))
 
 
 def set_target(state: CwState, target: int, ctx: Ctx, escalates: bool = False) -> None:

@@ -147,3 +147,23 @@ def test_organic_supply_inside_a_recruit_lets_the_air_force_join_the_new_army() 
     state = act(state, NA, f"d:{state.seats[NA].hand[0]}")
     state = act(state, NA, f"p:2:{sp('india')}")
     assert pc("india", "indian", "air") in state.pieces
+
+
+def test_akula_may_answer_a_wmd_as_soon_as_it_is_prepared() -> None:
+    """Project 941 Akula: "Use any time. Discard a prepared enemy WMD card" (the Reaction
+    Example: it "can be launched at any time"): when the West prepares Minuteman ICBM in its
+    Action step, the Soviets may discard it at once, not only after some later card resolves."""
+    akula, minuteman = cid("Project 941 Akula"), cid("Minuteman ICBM")
+    state = scenario("3p", pieces=SOVIET_CHAIN, active=WEST, step="action")
+    give(state, SOV, "prepared", [akula])
+    give(state, WEST, "hand", [minuteman])
+    state = act(state, WEST, f"prep:{minuteman}")
+    # still the West's turn, straight after the preparation (its Supply step not begun)
+    assert state.active == WEST and [f.kind for f in state.stack].count("supply") == 0
+    assert kind(state) == "react" and f"use:{akula}" in options(state, SOV)
+    state = act(state, SOV, f"use:{akula}")
+    state = act(state, SOV, f"t:{WEST}")
+    state = act(state, SOV, "br:0")
+    state = act(state, SOV, f"w:{minuteman}")
+    assert minuteman not in state.seats[WEST].prepared
+    assert minuteman in state.seats[WEST].discard_up
