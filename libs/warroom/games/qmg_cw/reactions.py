@@ -104,20 +104,18 @@ def _mask(state: CwState, frame: Frame, bloc: int) -> int:
 def _window(state: CwState, frame: Frame, ctx: Ctx) -> None:
     if frame.pc == 0:
         active = state.active
-        order = [b for b in enemies(active) if _mask(state, frame, b)]
-        if _mask(state, frame, active):
-            order.append(active)
-        if not order:
+        now = [b for b in enemies(active) if _mask(state, frame, b)]
+        if not now and not _mask(state, frame, active):
             pop(state)
             return
-        first_two = [b for b in order if b != active]
-        update_top(state, pc=1, items=tuple(order))
-        if len(first_two) == 2:
+        # every Bloc takes its turn, enemies first (one that may react now goes first), the
+        # moving Bloc last; who may react is read when its turn comes ("Blocs take turns")
+        first = now + [b for b in enemies(active) if b not in now]
+        update_top(state, pc=1, items=(*first, active))
+        if len(now) == 2:
             push(
                 state,
-                Frame(
-                    "react_order", bloc=active, mask=state.bloc_mask(active), items=tuple(first_two)
-                ),
+                Frame("react_order", bloc=active, mask=state.bloc_mask(active), items=tuple(now)),
             )
         return
     if not frame.items:
@@ -125,12 +123,17 @@ def _window(state: CwState, frame: Frame, ctx: Ctx) -> None:
         return
     bloc = frame.items[0]
     update_top(state, items=frame.items[1:])
-    mask = _mask(state, frame, bloc)
-    if mask:
+    if _mask(state, frame, bloc):
+        # every seat of the Bloc answers for itself, by the position when it is asked
         push(
             state,
             Frame(
-                "react", bloc=bloc, mask=mask, tag=frame.tag, space=frame.space, target=frame.bloc
+                "react",
+                bloc=bloc,
+                mask=state.bloc_mask(bloc),
+                tag=frame.tag,
+                space=frame.space,
+                target=frame.bloc,
             ),
         )
 
@@ -155,6 +158,8 @@ def _react_options(state: CwState, frame: Frame) -> Options:
     out: Options = {}
     probe = Frame("window", bloc=frame.target, tag=frame.tag, space=frame.space)
     for seat in seat_bits(frame.mask):
+        if not _masked(state, probe, seat):
+            continue
         cards = eligible(state, probe, seat)
         out[seat] = [
             *((f"use:{c}", f"React with {card_name(c)}") for c in cards),

@@ -167,3 +167,33 @@ def test_akula_may_answer_a_wmd_as_soon_as_it_is_prepared() -> None:
     state = act(state, SOV, f"w:{minuteman}")
     assert minuteman not in state.seats[WEST].prepared
     assert minuteman in state.seats[WEST].discard_up
+
+
+def test_each_bloc_and_teammate_is_asked_by_the_position_when_its_turn_to_react_comes() -> None:
+    """ "If more than one Bloc can react to a trigger, Blocs take turns reacting" and "Status,
+    WMD, and Espionage cards are used at the discretion of the player of the card": who may
+    react is read when the Bloc's turn to react comes. In a position edited in place while the
+    West weighs its Polaris SLBM (6 players), the other Western player, now holding Trident
+    SLBM, and the Non-Aligned player, now holding Project 596, are each asked in turn."""
+    polaris, trident, bomb = cid("Polaris SLBM"), cid("Trident SLBM"), cid("Project 596")
+    state = scenario("6p", pieces=SOVIET_CHAIN, active=SOV, step="action")
+    state.vp = [10, 10, 10]
+    soviet = state.bloc_seats(SOV)[0]
+    west = next(s for s in state.bloc_seats(WEST) if polaris in state.seats[s].deck)
+    mate = next(s for s in state.bloc_seats(WEST) if s != west)
+    asian = next(s for s in state.bloc_seats(NA) if bomb in state.seats[s].deck)
+    build = next(c for c in state.seats[soviet].deck if card(c).type == "build_army")
+    give(state, soviet, "hand", [build])
+    give(state, west, "prepared", [polaris])
+    state = act(state, soviet, f"play:{build}")
+    state = act(state, soviet, f"p:0:{sp('ukraine')}")
+    assert kind(state) == "react" and options(state, west) == [f"use:{polaris}", "pass"]
+    assert trident in state.seats[mate].deck  # the other Western deck
+    state.seats[mate].deck.remove(trident)  # edited in place
+    state.seats[mate].prepared.append(trident)
+    state.seats[asian].deck.remove(bomb)
+    state.seats[asian].prepared.append(bomb)
+    state = act(state, west, "pass")
+    assert kind(state) == "react" and f"use:{trident}" in options(state, mate)
+    state = act(state, mate, "pass")
+    assert kind(state) == "react" and f"use:{bomb}" in options(state, asian)
