@@ -66,11 +66,18 @@ class ColdWarRules(Rules[CwState]):
         ]
 
     def decision(self, state: CwState) -> Decision | None:
-        """The pending decision (the top frame)."""
+        """The pending decision (the top frame; in a set-up position whose top frame has
+        nothing to decide, the first decision the game runs on to)."""
         frame = state.top()
         if frame is None or state.over:
             return None
         options = _pending(state, frame)
+        if not options:
+            state = _settled(state, flow.Ctx())
+            frame = state.top()
+            if frame is None or state.over:
+                return None
+            options = flow.options_of(state, frame)
         return Decision(
             kind=frame.kind,
             prompt=flow.PROMPTS.get(frame.kind, frame.kind),
@@ -85,10 +92,18 @@ class ColdWarRules(Rules[CwState]):
         frame = state.top()
         if frame is None or state.over:
             raise IllegalOptionError("", option_id, seat, "the game is over")
-        require_listed(_pending(state, frame), seat, option_id, frame.kind)
-        work = state.clone()
         ctx = flow.Ctx()
-        before = work.rng
+        options = _pending(state, frame)
+        if options:
+            work = state.clone()
+        else:
+            work = _settled(state, ctx)
+            frame = work.top()
+            if frame is None or work.over:
+                raise IllegalOptionError("", option_id, seat, "the game is over")
+            options = flow.options_of(work, frame)
+        require_listed(options, seat, option_id, frame.kind)
+        before = state.rng
         options = flow.choose(work, seat, option_id, ctx)
         if options:
             work.pending = (work.stack[-1], options, work.signature())
@@ -177,6 +192,15 @@ class ColdWarRules(Rules[CwState]):
         """A heuristic value in [0, 1] for the seat's Bloc (`heuristic.evaluate`: the pending
         card finished by the rule-based policy, then a logistic of the Bloc's lead)."""
         return heuristic.evaluate(state, seat)
+
+
+def _settled(state: CwState, ctx: flow.Ctx) -> CwState:
+    """A copy of a set-up position run on to its first decision (a position the rules
+    returned always has one pending; one put together by hand may stop at a step with
+    nothing to decide, e.g. a Supply step with every piece in supply)."""
+    work = state.clone()
+    flow.run(work, ctx)
+    return work
 
 
 def _pending(state: CwState, frame: Frame) -> flow.Options:

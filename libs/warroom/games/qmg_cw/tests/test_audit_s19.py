@@ -7,7 +7,7 @@ from warroom.games.qmg_cw import views
 from warroom.games.qmg_cw.effects import card
 from warroom.games.qmg_cw.state import NA, SOV, WEST
 
-from .helpers import act, cid, give, kind, options, pass_reactions, pc, scenario, sp
+from .helpers import RULES, act, cid, give, kind, options, pass_reactions, pc, scenario, sp
 
 SOVIET_CHAIN = [
     ("moscow", "soviet", "army"),
@@ -197,3 +197,17 @@ def test_each_bloc_and_teammate_is_asked_by_the_position_when_its_turn_to_react_
     assert kind(state) == "react" and f"use:{trident}" in options(state, mate)
     state = act(state, mate, "pass")
     assert kind(state) == "react" and f"use:{bomb}" in options(state, asian)
+
+
+def test_a_step_with_nothing_to_decide_in_a_set_up_position_moves_on() -> None:
+    """ "Supply step: Remove your out-of-supply pieces from the board", then the optional
+    Discard and Espionage steps and "Draw step: You must draw until your hand has 7 cards": a
+    position set up at the Soviet Supply step with every piece in supply and empty hands has
+    nothing to decide there, so the turn runs on to the West's Begin Turn step."""
+    state = scenario("3p", pieces=SOVIET_CHAIN, active=SOV, step="supply")
+    decision = RULES.decision(state)
+    assert decision is not None and decision.kind == "begin" and decision.seats == (WEST,)
+    state = act(state, WEST, "done")
+    assert len(state.seats[SOV].hand) == 7
+    assert state.active == WEST and kind(state) == "air"
+    assert all(p in state.pieces for p in (pc(s, n, k) for s, n, k in SOVIET_CHAIN))
