@@ -191,23 +191,28 @@ def test_cold_war_playouts_stop_after_the_blocs_turn_unless_told_to_go_on() -> N
     assert scored[-1].active == bloc and scored[-1].round == state.round + 1
 
 
-def test_cold_war_playouts_can_model_the_other_blocs_card_choice_by_one_ply() -> None:
-    """`card_reply` picks, in another Bloc's Action step, the card the heuristic evaluation
-    scores best one step ahead (or the policy's own option when that scores best), and the
-    reply model leaves the searching Bloc's own seats to the policy."""
+def test_cold_war_baseline_is_the_heuristic_choice_over_several_worlds() -> None:
+    """The Cold War search's baseline averages its one-step priors over `PRIOR_WORLDS` (4)
+    determinizations: in Action steps where the 1-sample heuristic bot chooses otherwise, it is
+    the 4-sample heuristic's choice."""
     from warroom.bots.games import qmg_cw
 
-    state, seat = _action_state(CW)
-    ids = [o.id for o in CW.decision(state).options_for(seat)]
-    own = qmg_cw.policy_choice(state, seat, ids)
-    cards = [i for i in ids if i.startswith(("play:", "prep:"))]
-    candidates = cards if own in cards else [*cards, own]
-    values = [heuristic.evaluate(CW.apply(state, seat, i).state, seat) for i in candidates]
-    reply = qmg_cw.card_reply(state, seat, ids)
-    assert reply == candidates[values.index(max(values))] != own
-    other = next(s for s in range(3) if state.seats[s].bloc != state.seats[seat].bloc)
-    assert qmg_cw.heuristic_replies(state, seat, ids, other) == reply
-    assert qmg_cw.heuristic_replies(state, seat, ids, seat) is None
+    assert qmg_cw.PRIOR_WORLDS == 4
+    state = CW.setup(4, "3p", {})
+    walker = HeuristicBot(seed=1, samples=1)
+    differ = 0
+    for step in range(241):
+        decision = CW.decision(state)
+        assert decision is not None
+        seat = decision.seats[0]
+        position = position_for(CW, state, seat, decision, "3p")
+        if step in (185, 215, 240):
+            one = HeuristicBot(seed=1, samples=1).choose(position).option_id
+            four = HeuristicBot(seed=1, samples=4).choose(position).option_id
+            differ += one != four
+            assert IsmctsBot(Budget(iterations=1), seed=1).choose(position).notes["policy"] == four
+        state = CW.apply(state, seat, walker.choose(position).option_id).state
+    assert differ == 3
 
 
 class _CountingSf(SouthFrontRules):
