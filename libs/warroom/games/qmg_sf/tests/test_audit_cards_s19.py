@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from warroom.games.qmg_sf import content
-from warroom.games.qmg_sf.content import tables
+from warroom.games.qmg_sf.content import ContingencyRecord, tables
 
 DOCS = Path(__file__).resolve().parents[5] / "docs" / "content.md"
 
@@ -20,11 +20,10 @@ def test_bulgaria_signs_pact_side_is_labelled_reconstructed() -> None:
     it on the Initial side, a reconstruction the record must name; and the docs must not
     claim that Fallschirmjaegers has rulebook play text (it is named by its prerequisite
     only: 14 of the 16 named deck cards have play text)."""
-    record = next(r for r in tables().records["contingency"] if r.id == 70)
-    assert record.initial.name == "Bulgaria Signs Pact"
-    assert "side" in record.reconstructed_fields
-    others = {r.initial.name: r for r in tables().records["contingency"] if r.id in (67, 68)}
-    assert all("side" not in r.reconstructed_fields for r in others.values())
+    records = {r.id: r for r in tables().records["contingency"] if isinstance(r, ContingencyRecord)}
+    assert records[70].initial.name == "Bulgaria Signs Pact"
+    assert "side" in records[70].reconstructed_fields
+    assert all("side" not in records[i].reconstructed_fields for i in (67, 68))
     text = DOCS.read_text(encoding="utf-8")
     assert content.reconstructed_fields_table() in text
     assert "15 with play text" not in text and "14 with play text" in text
