@@ -145,8 +145,15 @@ def _turn(state: CwState, frame: Frame, ctx: Ctx) -> None:
 def _round_end(state: CwState, frame: Frame, ctx: Ctx) -> None:
     from warroom.games.qmg_cw.scoring import scoring_phase
 
+    scoring = state.round % 2 == 0 or state.round == LAST_ROUND
+    if scoring and frame.pc == 0:
+        # "Use any time.": the moment before the Scoring Phase is one of its moments (the
+        # other Blocs had none since the Non-Aligned Bloc's last card)
+        update_top(state, pc=1)
+        push(state, Frame("window", bloc=state.active, tag="resolved"))
+        return
     pop(state)
-    if state.round % 2 == 0 or state.round == LAST_ROUND:
+    if scoring:
         scoring_phase(state, ctx)
         if state.over:
             return

@@ -211,3 +211,24 @@ def test_a_step_with_nothing_to_decide_in_a_set_up_position_moves_on() -> None:
     assert len(state.seats[SOV].hand) == 7
     assert state.active == WEST and kind(state) == "air"
     assert all(p in state.pieces for p in (pc(s, n, k) for s, n, k in SOVIET_CHAIN))
+
+
+def test_an_any_time_card_may_be_used_before_the_scoring_phase() -> None:
+    """Project 941 Akula: "Use any time. ... force one enemy to lose 4 VPs", and "There is a
+    Scoring Phase after every even-numbered round": when round 2 ends with the Non-Aligned
+    Bloc 20 VPs ahead of both others, the Soviets may use Akula before the Scoring Phase, and
+    no Bloc then leads by 20 ("At the end of any Scoring Phase, if the Bloc in first place has
+    at least 20 more VPs than the Bloc in last place, the game ends")."""
+    akula = cid("Project 941 Akula")
+    state = scenario("3p", active=NA, step="esp_step")
+    state.round = 2
+    state.vp = [10, 10, 30]
+    give(state, SOV, "prepared", [akula])
+    decision = RULES.decision(state)
+    assert decision is not None and decision.kind == "react" and SOV in decision.seats
+    state = act(state, SOV, f"use:{akula}")
+    state = act(state, SOV, f"t:{NA}")
+    state = act(state, SOV, "br:1")
+    state = pass_reactions(state)
+    assert not state.over and state.round == 3
+    assert state.vp == [10, 10, 26]
