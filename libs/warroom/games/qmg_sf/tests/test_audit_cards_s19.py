@@ -131,3 +131,15 @@ def test_faith_hope_and_charity_frees_an_airplane_to_recruit_in_malta() -> None:
     assert s.loc[planes[0]] == OFF and ids(s) == [f"d{sp('malta')}"]
     s = act(s, f"d{sp('malta')}")
     assert s.loc[planes[0]] == sp("malta") and s.malta_depot and s.vp == [0, 1]
+
+
+def test_minor_country_force_counts_are_labelled_reconstructed() -> None:
+    """ "6 Minor Country Force counters"; "Each space in a minor country has one or more
+    Minor Country Force counters"; Crete's "contains no defending forces". Five infantry
+    counters over Yugoslavia, Bulgaria, Athens and Iraq: which space holds two is not stated,
+    so every one of the four counts is a reconstruction, not only Yugoslavia's."""
+    spaces = {r.id: r for r in tables().records["spaces"] if isinstance(r, content.SpaceRecord)}
+    infantry = ("yugoslavia", "bulgaria", "athens", "iraq")
+    assert sum(spaces[x].mcf for x in infantry) == 5 and spaces["crete"].mcf == 0
+    assert all("mcf" in spaces[x].reconstructed_fields for x in infantry)
+    assert content.reconstructed_fields_table() in DOCS.read_text(encoding="utf-8")
