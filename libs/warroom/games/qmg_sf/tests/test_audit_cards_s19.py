@@ -9,8 +9,19 @@ from pathlib import Path
 
 from warroom.games.qmg_sf import board, content, effects
 from warroom.games.qmg_sf.content import COUNTRIES, ContingencyRecord, tables
-from warroom.games.qmg_sf.state import ALLIES, AXIS, OFF
-from warroom.games.qmg_sf.tests.helpers import act, blank, hand, ids, kind_of, move, pieces, put, sp
+from warroom.games.qmg_sf.state import ALLIES, AXIS, OFF, PACT, UK, USA
+from warroom.games.qmg_sf.tests.helpers import (
+    act,
+    blank,
+    desperate_attack,
+    hand,
+    ids,
+    kind_of,
+    move,
+    pieces,
+    put,
+    sp,
+)
 
 DOCS = Path(__file__).resolve().parents[5] / "docs" / "content.md"
 
@@ -143,3 +154,38 @@ def test_minor_country_force_counts_are_labelled_reconstructed() -> None:
     assert sum(spaces[x].mcf for x in infantry) == 5 and spaces["crete"].mcf == 0
     assert all("mcf" in spaces[x].reconstructed_fields for x in infantry)
     assert content.reconstructed_fields_table() in DOCS.read_text(encoding="utf-8")
+
+
+def test_french_foreign_legion_exchanges_only_the_french_piece() -> None:
+    """French Foreign Legion (France, "— Exchange"): "The defending piece you remove as the
+    result of the attack must belong to the same faction as the card you used", and "Only
+    French reactions may be used on behalf of the French piece": in Tobruk with a UK and the
+    French infantry, the Exchange may remove the French piece only."""
+    s = blank(phase="action")
+    put(s, "Pact", "infantry", "benghazi")
+    put(s, "Pact", "tank", "benghazi")
+    s.control[sp("tobruk")] = ALLIES
+    french = put(s, "France", "infantry", "tobruk")
+    uk = put(s, "UK", "infantry", "tobruk")
+    hand(s, AXIS, 55, 56)
+    hand(s, ALLIES, 22)
+    s = desperate_attack(s, (55, 56), PACT, "benghazi", "tobruk")
+    assert sorted(ids(s)) == sorted([f"rm{french}", f"rm{uk}", f"ex22-{french}"])
+    s = act(s, f"ex22-{french}")
+    assert kind_of(s) == "c_exch" and s.loc[french] == OFF
+
+
+def test_battle_of_gondar_sustains_a_uk_attack_only() -> None:
+    """Battle of Gondar (United Kingdom, "— Sustain Attack"): "This card must belong to the
+    same faction as the attacking force": a UK force may continue with it, a USA force may
+    not."""
+    for faction, attacker in ((UK, "UK"), (USA, "USA")):
+        s = blank(phase="action", active=ALLIES, round_=8)
+        put(s, attacker, "infantry", "el_alamein")
+        put(s, attacker, "tank", "el_alamein")
+        put(s, "Pact", "infantry", "tobruk")
+        put(s, "Pact", "infantry", "tobruk")
+        hand(s, ALLIES, 21, 24, 7)
+        s = desperate_attack(s, (21, 24), faction, "el_alamein", "tobruk")
+        s = act(s, ids(s)[0])
+        assert kind_of(s) == "c_cont" and ("sa7" in ids(s)) == (faction == UK)
