@@ -1,0 +1,613 @@
+"""Combat sentences of the rulebook, one test each: land and sea battles, Air Strikes, Air
+Defense, Interceptors, Air Forces (rebase, orphans), "about to be removed", battle versus
+eliminate, contested spaces, escalation by battles and the "after you battle" reactions.
+Each docstring quotes the sentence it checks."""
+
+from __future__ import annotations
+
+from warroom.games.qmg_cw import board
+from warroom.games.qmg_cw.effects import card
+from warroom.games.qmg_cw.state import NA, SOV, WEST, CwState
+
+from .helpers import act, cid, give, kind, options, pass_reactions, pc, scenario, sp
+
+Piece = tuple[str, str, str]
+
+SOVIET_CHAIN: list[Piece] = [
+    ("moscow", "soviet", "army"),
+    ("white_russia", "soviet", "army"),
+    ("east_europe", "soviet", "army"),
+]
+
+
+def _first(state: CwState, seat: int, ctype: str, nat: int | None = None) -> int:
+    """The first card of a type (and nationality) in a seat's deck."""
+    return next(
+        c
+        for c in state.seats[seat].deck
+        if card(c).type == ctype and (nat is None or card(c).nat == nat)
+    )
+
+
+def _play(
+    pieces: list[Piece],
+    ctype: str = "land_battle",
+    bloc: int = SOV,
+    variant: str = "3p",
+    nat: int | None = None,
+) -> tuple[CwState, int]:
+    """A Bloc's Action step with one battle card of the type played; returns the position at
+    the card's first decision and the seat that played it."""
+    state = scenario(variant, pieces=pieces, active=bloc, step="action")
+    seat = state.bloc_seats(bloc)[0]
+    battle = _first(state, seat, ctype, nat)
+    give(state, seat, "hand", [battle])
+    return act(state, seat, f"play:{battle}"), seat
+
+
+def _targets(state: CwState, seat: int) -> list[str]:
+    """The battle/strike options offered to a seat."""
+    return [o for o in options(state, seat) if o.startswith(("x:", "st:"))]
+
+
+def _all_pass(state: CwState, bloc: int) -> CwState:
+    """Every seat of a Bloc passes the pending decision."""
+    for seat in state.bloc_seats(bloc):
+        if "pass" in options(state, seat):
+            state = act(state, seat, "pass")
+    return state
+
+
+# ---------------------------------------------------------------- what a battle needs
+
+
+def test_a_battle_removes_the_enemy_army_barring_a_reaction() -> None:
+    """ "In order to battle another Bloc's Army or Navy, you must have a supplied Army or Navy
+    in the same space, and play or use a card that allows you to battle in that space. Then,
+    barring some other reaction, the enemy Army or Navy you're battling is removed from the
+    board." """
+    state, seat = _play(
+        [*SOVIET_CHAIN, ("germany", "soviet", "army"), ("germany", "western", "army")]
+    )
+    west = pc("germany", "western", "army")
+    assert _targets(state, seat) == [f"x:{west}"]
+    state = act(state, seat, f"x:{west}")
+    assert kind(state) == "defend" and options(state, 1) == ["pass"]
+    state = act(state, 1, "pass")
+    assert west not in state.pieces
+    assert pc("germany", "soviet", "army") in state.pieces
+
+
+def test_no_battle_without_an_own_army_in_the_space() -> None:
+    """ "you must have a supplied Army or Navy in the same space": a supplied Soviet Army next
+    to Germany (East Europe) battles nobody in Germany; the card offers only to skip."""
+    state, seat = _play([*SOVIET_CHAIN, ("germany", "western", "army")])
+    assert _targets(state, seat) == []
+    assert options(state, seat) == ["skip"]
+
+
+def test_the_last_enemy_piece_in_a_space_is_battled_and_the_space_is_uncontested() -> None:
+    """ "A space with pieces from only one Bloc is uncontested": once the last Western piece
+    in Germany is battled away, the Soviet Army there holds Germany uncontested."""
+    state, seat = _play(
+        [*SOVIET_CHAIN, ("germany", "soviet", "army"), ("germany", "western", "army")]
+    )
+    germany = sp("germany")
+    assert board.contested(board.occupants(state)[germany])
+    state = act(state, seat, f"x:{pc('germany', 'western', 'army')}")
+    state = act(state, 1, "pass")
+    assert not board.contested(board.occupants(state)[germany])
+
+
+def test_a_land_battle_card_never_battles_a_navy() -> None:
+    """ "There are two types of battles: Land Battles and Sea Battles": a Land Battle card
+    offers the Western Army in Germany but not the Western Navy in the Baltic Sea, though a
+    supplied Soviet Navy shares the sea with it."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("baltic_sea", "soviet", "navy"),
+        ("baltic_sea", "western", "navy"),
+    ]
+    state, seat = _play(pieces)
+    assert _targets(state, seat) == [f"x:{pc('germany', 'western', 'army')}"]
+
+
+def test_a_sea_battle_needs_an_own_navy_in_the_sea() -> None:
+    """Sea Battle: "you must have a supplied Army or Navy in the same space": the Soviet Sea
+    Battle card battles the Western Navy in the Baltic Sea with the Soviet Navy there, and
+    nothing with only Soviet Armies on the coast."""
+    coast = [*SOVIET_CHAIN, ("baltic_sea", "western", "navy")]
+    state, seat = _play(coast, "sea_battle")
+    assert _targets(state, seat) == []
+    state, seat = _play([*coast, ("baltic_sea", "soviet", "navy")], "sea_battle")
+    west = pc("baltic_sea", "western", "navy")
+    assert _targets(state, seat) == [f"x:{west}"]
+    state = act(state, seat, f"x:{west}")
+    state = _all_pass(state, WEST)
+    assert west not in state.pieces
+
+
+def test_a_sea_battle_card_never_battles_an_army() -> None:
+    """ "There are two types of battles: Land Battles and Sea Battles": the Soviet Sea Battle
+    card offers no Western Army in Germany beside the Soviet Army there."""
+    pieces = [*SOVIET_CHAIN, ("germany", "soviet", "army"), ("germany", "western", "army")]
+    state, seat = _play(pieces, "sea_battle")
+    assert _targets(state, seat) == []
+
+
+def test_an_out_of_supply_army_may_not_initiate_a_battle_but_organic_supply_may_pay() -> None:
+    """ "An Army or Navy must be in supply to initiate a battle." / "You may use Organic Supply
+    to supply a piece initiating battle.": the cut-off Soviet Army in Italy battles nobody
+    until the Soviets discard a card for it."""
+    pieces = [
+        ("moscow", "soviet", "army"),
+        ("italy", "soviet", "army"),
+        ("italy", "western", "army"),
+    ]
+    state, seat = _play(pieces)
+    state.seats[seat].hand.append(state.seats[seat].deck.pop())
+    state.pending = None
+    italy = pc("italy", "soviet", "army")
+    assert _targets(state, seat) == []
+    assert f"organic:{italy}" in options(state, seat)
+    state = act(state, seat, f"organic:{italy}")
+    state = act(state, seat, options(state, seat)[0])
+    assert _targets(state, seat) == [f"x:{pc('italy', 'western', 'army')}"]
+
+
+def test_an_army_on_a_contested_supply_symbol_traces_to_another_to_battle() -> None:
+    """ "An Army in a contested space with a Supply symbol must trace supply to a different
+    Supply symbol": alone in contested Germany the Soviet Army may not battle; with the chain
+    from Moscow through East Europe it may."""
+    duel = [("germany", "soviet", "army"), ("germany", "western", "army")]
+    state, seat = _play([("moscow", "soviet", "army"), *duel])
+    assert _targets(state, seat) == []
+    state, seat = _play([*SOVIET_CHAIN, *duel])
+    assert _targets(state, seat) == [f"x:{pc('germany', 'western', 'army')}"]
+
+
+def test_both_enemies_in_a_space_one_battle_removes_one() -> None:
+    """ "If both enemy Blocs are in a space, you may only battle one with a single battle
+    action.": both the Western and the Nationalist Army in the Balkans are offered; battling
+    the Western one leaves the Nationalist Army, and only the level against the West rises."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("balkans", "soviet", "army"),
+        ("balkans", "western", "army"),
+        ("balkans", "nationalist", "army"),
+    ]
+    state, seat = _play(pieces)
+    west, nat = pc("balkans", "western", "army"), pc("balkans", "nationalist", "army")
+    assert sorted(_targets(state, seat)) == sorted([f"x:{west}", f"x:{nat}"])
+    state = act(state, seat, f"x:{west}")
+    state = _all_pass(state, WEST)
+    state = pass_reactions(state)
+    assert west not in state.pieces and nat in state.pieces
+    assert state.level(SOV, WEST) == 1 and state.level(SOV, NA) == 0
+
+
+def test_no_battle_against_the_own_bloc_of_another_nationality() -> None:
+    """ "In order to battle another Bloc's Army or Navy": a Chinese Army beside an Indian Army
+    is never a target of a Non-Aligned battle (one Bloc, even in a team game), and "a
+    Nationalist Land Battle card only allows a Nationalist Army to battle"."""
+    pieces = [
+        ("china", "chinese", "army"),
+        ("india", "indian", "army"),
+        ("tibet", "indian", "army"),
+        ("tibet", "western", "army"),
+    ]
+    state, seat = _play(pieces, bloc=NA, variant="4p", nat=2)  # a Chinese Land Battle
+    assert _targets(state, seat) == []
+    state, seat = _play(pieces, bloc=NA, variant="4p", nat=3)  # an Indian Land Battle
+    assert _targets(state, seat) == [f"x:{pc('tibet', 'western', 'army')}"]
+
+
+def test_defending_armies_need_no_supply() -> None:
+    """ "Defending Armies and Navies do not need to be in supply.": the cut-off Western Army in
+    Ukraine is battled and removed."""
+    pieces = [
+        ("moscow", "soviet", "army"),
+        ("ukraine", "soviet", "army"),
+        ("ukraine", "western", "army"),
+    ]
+    state, seat = _play(pieces)
+    west = pc("ukraine", "western", "army")
+    assert not board.Supply(state).supplied(west)
+    state = act(state, seat, f"x:{west}")
+    state = act(state, 1, "pass")
+    assert west not in state.pieces
+
+
+# ---------------------------------------------------------------- escalation
+
+
+def test_a_land_battle_card_escalates_against_the_battled_bloc() -> None:
+    """ "the Land Battle card played also increases the Soviet vs. Western Bloc escalation
+    level to 1" (Extended Example) and "Only the user's level against the target moves":
+    the Western level against the Soviets stays 0."""
+    state, seat = _play(
+        [*SOVIET_CHAIN, ("germany", "soviet", "army"), ("germany", "western", "army")]
+    )
+    state = act(state, seat, f"x:{pc('germany', 'western', 'army')}")
+    assert state.level(SOV, WEST) == 1 and state.level(WEST, SOV) == 0
+
+
+def test_a_battle_card_with_no_target_escalates_nothing() -> None:
+    """ "When you use a card that has a radiation symbol on it, advance the appropriate
+    Escalation Level marker" (ruling 13: the target is the Bloc battled): a Land Battle card
+    that battles nobody moves no level."""
+    state, seat = _play([*SOVIET_CHAIN, ("germany", "western", "army")])
+    state = act(state, seat, "skip")
+    assert all(state.level(a, b) == 0 for a in range(3) for b in range(3) if a != b)
+
+
+# ---------------------------------------------------------------- Air Defense and Interceptors
+
+
+def test_air_defense_loses_an_adjacent_air_force_instead() -> None:
+    """ "If you are being battled and are about to lose your Army or Navy, you may instead lose
+    an Air Force in the same or an adjacent space.": the Western Air Force in France saves the
+    Army in Germany; the one in the United Kingdom (two spaces away) is not offered."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("france", "western", "army"),
+        ("france", "western", "air"),
+        ("united_kingdom", "western", "army"),
+        ("united_kingdom", "western", "air"),
+    ]
+    state, seat = _play(pieces)
+    west = pc("germany", "western", "army")
+    state = act(state, seat, f"x:{west}")
+    france = pc("france", "western", "air")
+    assert options(state, 1) == [f"ad:{france}", "pass"]
+    state = act(state, 1, f"ad:{france}")
+    assert kind(state) == "intercept" and options(state, seat) == ["pass"]
+    state = act(state, seat, "pass")
+    assert west in state.pieces and france not in state.pieces
+
+
+def test_the_defender_may_use_the_air_force_in_the_battle_space() -> None:
+    """Air Defense: "an Air Force in the same ... space": the Western Air Force in Germany
+    itself is lost instead of its Army."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("germany", "western", "air"),
+    ]
+    state, seat = _play(pieces)
+    west, air = pc("germany", "western", "army"), pc("germany", "western", "air")
+    state = act(state, seat, f"x:{west}")
+    state = act(state, 1, f"ad:{air}")
+    state = act(state, seat, "pass")
+    assert west in state.pieces and air not in state.pieces
+
+
+def test_air_defense_in_a_sea_battle() -> None:
+    """ "about to lose your Army or Navy, you may instead lose an Air Force": the Western Air
+    Force with the Army in Germany defends the Navy in the Baltic Sea."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("baltic_sea", "soviet", "navy"),
+        ("baltic_sea", "western", "navy"),
+        ("germany", "western", "army"),
+        ("germany", "western", "air"),
+    ]
+    state, seat = _play(pieces, "sea_battle")
+    navy, air = pc("baltic_sea", "western", "navy"), pc("germany", "western", "air")
+    state = act(state, seat, f"x:{navy}")
+    assert f"ad:{air}" in options(state, 1)
+
+
+def test_interceptor_lets_the_battle_through_until_air_defense_again() -> None:
+    """ "you may intercept the Air Defense by removing one of your own supplied Air Forces in
+    the same or an adjacent space to the battle. This will allow the original battle to go
+    through ... unless of course the defender has another eligible Air Force and decides to use
+    Air Defense again!" and "taking turns to commit their Air Forces one at a time": two
+    Western Air Forces against one Soviet interceptor save the Army."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("france", "western", "army"),
+        ("france", "western", "air"),
+        ("italy", "western", "army"),
+        ("italy", "western", "air"),
+        ("east_europe", "soviet", "air"),
+    ]
+    state, seat = _play(pieces)
+    west = pc("germany", "western", "army")
+    state = act(state, seat, f"x:{west}")
+    state = act(state, 1, f"ad:{pc('france', 'western', 'air')}")
+    soviet_air = pc("east_europe", "soviet", "air")
+    assert options(state, seat) == [f"ic:{soviet_air}", "pass"]
+    state = act(state, seat, f"ic:{soviet_air}")
+    assert kind(state) == "defend" and options(state, 1) == [
+        f"ad:{pc('italy', 'western', 'air')}",
+        "pass",
+    ]
+    state = act(state, 1, f"ad:{pc('italy', 'western', 'air')}")
+    assert options(state, seat) == ["pass"]  # the Soviets have no Air Force left
+    state = act(state, seat, "pass")
+    assert west in state.pieces
+    assert soviet_air not in state.pieces
+
+
+def test_intercepted_air_defense_removes_the_army() -> None:
+    """Extended Example: "The Western Air Force in France is removed to use Air Defense ...
+    the Soviets ... remove the Air Force in Germany as an Interceptor. The Western Army in Italy
+    is removed." """
+    pieces = [
+        *SOVIET_CHAIN,
+        ("germany", "soviet", "army"),
+        ("germany", "soviet", "air"),
+        ("italy", "soviet", "army"),
+        ("italy", "western", "army"),
+        ("france", "western", "army"),
+        ("france", "western", "air"),
+    ]
+    state, seat = _play(pieces)
+    assert board.Supply(state).supplied(pc("italy", "soviet", "army"))
+    west = pc("italy", "western", "army")
+    state = act(state, seat, f"x:{west}")
+    state = act(state, 1, f"ad:{pc('france', 'western', 'air')}")
+    state = act(state, seat, f"ic:{pc('germany', 'soviet', 'air')}")
+    assert options(state, 1) == ["pass"]
+    state = act(state, 1, "pass")
+    assert west not in state.pieces
+    assert pc("germany", "soviet", "army") in state.pieces
+
+
+def test_a_bloc_not_in_the_battle_lends_no_air_force() -> None:
+    """ "A Bloc not involved in a battle cannot use an Air Force to support either of the
+    combatants.": the Non-Aligned Air Force next to Germany is offered to nobody, and the
+    Non-Aligned seat has nothing to decide."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("balkans", "nationalist", "army"),
+        ("balkans", "nationalist", "air"),
+    ]
+    state, seat = _play(pieces)
+    state = act(state, seat, f"x:{pc('germany', 'western', 'army')}")
+    assert options(state, 1) == ["pass"]
+    assert options(state, 2) == []
+
+
+def test_air_defense_is_not_used_against_an_air_strike() -> None:
+    """ "(You may not use Air Defense against Air Strikes, only battles.)": a Soviet Air Strike
+    on the Western Army in Germany offers the Western Air Force in France nothing, while
+    Berlin Airlift ("about to be removed") still answers it."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("east_europe", "soviet", "air"),
+        ("germany", "western", "army"),
+        ("france", "western", "army"),
+        ("france", "western", "air"),
+    ]
+    state = scenario(pieces=pieces, active=SOV, step="air")
+    air = _first(state, 0, "air_power")
+    give(state, 0, "hand", [air])
+    airlift = cid("Berlin Airlift")
+    give(state, 1, "espionage", [airlift])
+    west = pc("germany", "western", "army")
+    state = act(state, 0, f"air:{air}")
+    state = act(state, 0, f"st:{west}")
+    assert options(state, 1) == [f"use:{airlift}", "pass"]
+    state = act(state, 1, f"use:{airlift}")
+    state = pass_reactions(state)
+    assert west in state.pieces and pc("france", "western", "air") in state.pieces
+
+
+def test_air_defense_is_not_used_against_an_eliminate() -> None:
+    """ "You may not use Air Defense if an Army or Navy is eliminated!" (Extended Example:
+    "Since the card specifies eliminate, the Air Force in France cannot come to the aid of the
+    Army in Germany")."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("france", "western", "army"),
+        ("france", "western", "air"),
+    ]
+    state = scenario(pieces=pieces, active=SOV)
+    kondensator = cid("Kondensator Rocket Artillery")
+    give(state, 0, "prepared", [kondensator])
+    state.vp[SOV] = 5
+    state = act(state, 0, f"use:{kondensator}")
+    if kind(state) == "pick_target":
+        state = act(state, 0, f"t:{WEST}")
+    west = pc("germany", "western", "army")
+    state = act(state, 0, f"x:{west}")
+    assert options(state, 1) == ["pass"]
+    state = act(state, 1, "pass")
+    assert west not in state.pieces
+
+
+def test_an_eliminate_needs_no_friendly_army() -> None:
+    """ "When a card directs you to eliminate an enemy piece, no battle occurs, so the battle
+    rules do not apply ... you can use the Palestine Liberation Organization card without
+    having a friendly army in the Middle East.": and no "after you battle" window opens."""
+    state = scenario(pieces=[("middle_east", "western", "army")], active=NA)
+    plo = cid("Palestine Liberation Organization")
+    seat = next(s for s in state.bloc_seats(NA) if plo in state.seats[s].deck)
+    give(state, seat, "espionage", [plo])
+    state = act(state, seat, f"use:{plo}")
+    state = act(state, seat, options(state, seat)[1])
+    west = pc("middle_east", "western", "army")
+    assert _targets(state, seat) == [f"x:{west}"]
+    state = act(state, seat, f"x:{west}")
+    state = act(state, 1, "pass")
+    assert west not in state.pieces
+
+
+# ---------------------------------------------------------------- Air Strikes
+
+
+def test_an_air_strike_reaches_the_same_or_an_adjacent_space_only() -> None:
+    """ "An Air Strike eliminates an enemy piece in the same or an adjacent space.": the
+    Western Air Force in France reaches Germany and the North Atlantic, not East Europe."""
+    pieces = [
+        ("france", "western", "army"),
+        ("france", "western", "air"),
+        ("germany", "soviet", "army"),
+        ("east_europe", "soviet", "army"),
+        ("north_atlantic", "soviet", "navy"),
+    ]
+    state = scenario(pieces=pieces, active=WEST, step="air")
+    air = _first(state, 1, "air_power")
+    give(state, 1, "hand", [air])
+    state = act(state, 1, f"air:{air}")
+    expected = {
+        f"st:{pc('germany', 'soviet', 'army')}",
+        f"st:{pc('north_atlantic', 'soviet', 'navy')}",
+    }
+    assert set(_targets(state, 1)) == expected
+
+
+def test_an_air_strike_on_a_shielded_space_may_only_hit_the_air_force() -> None:
+    """ "You may not use an Air Strike to eliminate an enemy Army or Navy if that Enemy has an
+    Air Force in the same space. In that case, your Air Strike may only target the enemy Air
+    Force.": the strike removes the Soviet Air Force in Germany and leaves its Army."""
+    pieces = [
+        ("france", "western", "army"),
+        ("france", "western", "air"),
+        ("germany", "soviet", "army"),
+        ("germany", "soviet", "air"),
+    ]
+    state = scenario(pieces=pieces, active=WEST, step="air")
+    air = _first(state, 1, "air_power")
+    give(state, 1, "hand", [air])
+    state = act(state, 1, f"air:{air}")
+    soviet_air = pc("germany", "soviet", "air")
+    assert _targets(state, 1) == [f"st:{soviet_air}"]
+    state = act(state, 1, f"st:{soviet_air}")
+    state = act(state, 0, "pass")
+    assert soviet_air not in state.pieces and pc("germany", "soviet", "army") in state.pieces
+    assert state.level(WEST, SOV) == 1
+
+
+def test_an_air_strike_never_hits_the_own_bloc() -> None:
+    """ "An Air Strike eliminates an enemy piece": a Chinese Air Strike offers the Western Army
+    in Manchuria and never the Indian or Chinese Armies around it (4 players)."""
+    pieces = [
+        ("china", "chinese", "army"),
+        ("china", "chinese", "air"),
+        ("szechuan", "indian", "army"),
+        ("manchuria", "western", "army"),
+    ]
+    state = scenario("4p", pieces=pieces, active=NA, step="air")
+    seat = state.bloc_seats(NA)[0]
+    air = _first(state, seat, "air_power", 2)
+    give(state, seat, "hand", [air])
+    state = act(state, seat, f"air:{air}")
+    assert _targets(state, seat) == [f"st:{pc('manchuria', 'western', 'army')}"]
+
+
+def test_an_air_strike_opens_no_after_battle_window() -> None:
+    """An Air Strike "eliminates"; "Use immediately after you battle in a land space" (Offensive
+    Doctrine) is not offered after a Soviet Air Strike on Germany."""
+    pieces = [*SOVIET_CHAIN, ("east_europe", "soviet", "air"), ("germany", "western", "army")]
+    state = scenario(pieces=pieces, active=SOV, step="air")
+    air = _first(state, 0, "air_power")
+    give(state, 0, "hand", [air])
+    doctrine = cid("Offensive Doctrine")
+    give(state, 0, "espionage", [doctrine])
+    state = act(state, 0, f"air:{air}")
+    state = act(state, 0, f"st:{pc('germany', 'western', 'army')}")
+    state = act(state, 1, "pass")
+    state = pass_reactions(state)
+    assert doctrine in state.seats[0].espionage
+    assert kind(state) == "action"
+
+
+# ---------------------------------------------------------------- reactions after battles
+
+
+def test_offensive_doctrine_after_a_land_battle_not_a_sea_battle() -> None:
+    """ "Offensive Doctrine (Espionage): Use immediately after you battle in a land space.":
+    offered after the Soviet battle in Germany, not after the sea battle in the Baltic Sea."""
+    sea = [*SOVIET_CHAIN, ("baltic_sea", "soviet", "navy"), ("baltic_sea", "western", "navy")]
+    doctrine = cid("Offensive Doctrine")
+    state, seat = _play(sea, "sea_battle")
+    give(state, seat, "espionage", [doctrine])
+    state = act(state, seat, f"x:{pc('baltic_sea', 'western', 'navy')}")
+    state = act(state, 1, "pass")
+    assert kind(state) != "react"
+    assert doctrine in state.seats[seat].espionage
+    land = [*SOVIET_CHAIN, ("germany", "soviet", "army"), ("germany", "western", "army")]
+    state, seat = _play(land)
+    give(state, seat, "espionage", [doctrine])
+    state = act(state, seat, f"x:{pc('germany', 'western', 'army')}")
+    state = act(state, 1, "pass")
+    assert kind(state) == "react" and f"use:{doctrine}" in options(state, seat)
+    state = act(state, seat, f"use:{doctrine}")
+    assert f"p:0:{sp('france')}" in options(state, seat)
+
+
+# ---------------------------------------------------------------- Air Forces off their Army
+
+
+def test_an_air_force_left_alone_is_eliminated_or_relocated_to_an_unsupplied_host() -> None:
+    """ "If your Air Force ever finds itself in a space without an Army or Navy of the same
+    nationality, you have a choice: either eliminate your Air Force, or discard a card from hand
+    to relocate it to an adjacent space with an Army or Navy of the same nationality. That Army
+    or Navy does not have to be in supply, unlike when you rebase.": the Western Air Force in
+    Germany may move to the cut-off Army in Italy."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("germany", "western", "air"),
+        ("italy", "western", "army"),
+        ("italy", "soviet", "army"),
+    ]
+    state, seat = _play(pieces)
+    give(state, 1, "hand", state.seats[1].deck[:1])
+    assert not board.Supply(state).supplied(pc("italy", "western", "army"))
+    state = act(state, seat, f"x:{pc('germany', 'western', 'army')}")
+    state = act(state, 1, "pass")
+    assert kind(state) == "orphan"
+    assert options(state, 1) == ["elim", f"reloc:{sp('italy')}"]
+
+
+def test_an_orphaned_air_force_with_an_empty_hand_is_eliminated() -> None:
+    """ "either eliminate your Air Force, or discard a card from hand to relocate it": with no
+    card in hand the West may only eliminate the Air Force."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("germany", "western", "air"),
+        ("france", "western", "army"),
+    ]
+    state, seat = _play(pieces)
+    assert state.seats[1].hand == []
+    state = act(state, seat, f"x:{pc('germany', 'western', 'army')}")
+    state = act(state, 1, "pass")
+    assert options(state, 1) == ["elim"]
+    state = act(state, 1, "elim")
+    assert pc("germany", "western", "air") not in state.pieces
+
+
+def test_rebase_builds_elsewhere_with_a_supplied_host_one_air_force_per_space() -> None:
+    """ "Rebase - Discard any card from hand to remove one of your Air Forces from the board and
+    build it elsewhere." and "A Bloc may only have one Air Force in a space.": the Soviet Air
+    Force in East Europe may go to supplied Moscow, not to White Russia (Air Force there) nor
+    stay in East Europe; with an empty hand it may not rebase."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("east_europe", "soviet", "air"),
+        ("white_russia", "soviet", "air"),
+    ]
+    state = scenario(pieces=pieces, active=SOV, step="air")
+    af = pc("east_europe", "soviet", "air")
+    assert not [o for o in options(state, 0) if o.startswith(f"rebase:{af}:")]
+    give(state, 0, "hand", state.seats[0].deck[:1])
+    dests = {o.split(":")[2] for o in options(state, 0) if o.startswith(f"rebase:{af}:")}
+    assert dests == {str(sp("moscow"))}
