@@ -611,3 +611,186 @@ def test_rebase_builds_elsewhere_with_a_supplied_host_one_air_force_per_space() 
     give(state, 0, "hand", state.seats[0].deck[:1])
     dests = {o.split(":")[2] for o in options(state, 0) if o.startswith(f"rebase:{af}:")}
     assert dests == {str(sp("moscow"))}
+
+
+# ---------------------------------------------------------------- batch 2: teams, protections, pools
+
+
+def test_either_defending_teammate_may_use_air_defense() -> None:
+    """ "Either teammate on a Bloc may decide to use an Air Force in a battle.": in a 5-player
+    game both Western seats are offered the Air Force in France, and the second may use it
+    after the first passed."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("france", "western", "army"),
+        ("france", "western", "air"),
+    ]
+    state, seat = _play(pieces, variant="5p")
+    west = pc("germany", "western", "army")
+    state = act(state, seat, f"x:{west}")
+    first, second = state.bloc_seats(WEST)
+    air = pc("france", "western", "air")
+    assert options(state, first) == [f"ad:{air}", "pass"] == options(state, second)
+    state = act(state, first, "pass")
+    state = act(state, second, f"ad:{air}")
+    assert kind(state) == "intercept"
+    state = act(state, seat, "pass")
+    assert west in state.pieces
+
+
+def test_the_non_aligned_defends_against_a_soviet_battle() -> None:
+    """ "If you are being battled and are about to lose your Army or Navy, you may instead lose
+    an Air Force": the Non-Aligned teammates (4 players) may lose the Chinese Air Force in China
+    to save the Chinese Army in Manchuria, which the Soviets battle from Siberia's chain."""
+    pieces = [
+        ("moscow", "soviet", "army"),
+        ("siberia", "soviet", "army"),
+        ("manchuria", "soviet", "army"),
+        ("manchuria", "chinese", "army"),
+        ("china", "chinese", "army"),
+        ("china", "chinese", "air"),
+    ]
+    state, seat = _play(pieces, variant="4p")
+    target = pc("manchuria", "chinese", "army")
+    assert _targets(state, seat) == [f"x:{target}"]
+    state = act(state, seat, f"x:{target}")
+    air = pc("china", "chinese", "air")
+    for s in state.bloc_seats(NA):
+        assert options(state, s) == [f"ad:{air}", "pass"]
+    assert state.level(SOV, NA) == 1
+
+
+def test_berlin_airlift_keeps_the_battled_army_and_the_battle_still_escalates() -> None:
+    """Extended Example: "The Soviet player uses Preemptive Attack to initiate a battle in
+    Germany; the Land Battle card played also increases the Soviet vs. Western Bloc escalation
+    level to 1." then "The Western Bloc player uses Berlin Airlift, and does not remove the
+    Western Bloc Army." """
+    pieces = [*SOVIET_CHAIN, ("germany", "soviet", "army"), ("germany", "western", "army")]
+    state, seat = _play(pieces)
+    airlift = cid("Berlin Airlift")
+    give(state, 1, "espionage", [airlift])
+    west = pc("germany", "western", "army")
+    state = act(state, seat, f"x:{west}")
+    assert state.level(SOV, WEST) == 1
+    assert options(state, 1) == [f"use:{airlift}", "pass"]
+    state = act(state, 1, f"use:{airlift}")
+    state = pass_reactions(state)
+    assert west in state.pieces and state.level(SOV, WEST) == 1
+
+
+def test_berlin_airlift_covers_armies_in_or_adjacent_to_germany_only() -> None:
+    """ "Berlin Airlift (Espionage): Use when a Western Army in or adjacent to Germany is about
+    to be removed.": it is offered for the Western Army in Italy (adjacent to Germany), not for
+    the one in Spain, nor for the Western Navy in the Baltic Sea."""
+    airlift = cid("Berlin Airlift")
+    for space, offered in (("italy", True), ("spain", False)):
+        pieces = [*SOVIET_CHAIN, ("balkans", "soviet", "army")]
+        pieces += [(space, "soviet", "army"), (space, "western", "army")]
+        state, seat = _play(pieces)
+        give(state, 1, "espionage", [airlift])
+        state.organic.append(pc(space, "soviet", "army"))  # paid Organic Supply (Spain)
+        west = pc(space, "western", "army")
+        state = act(state, seat, f"x:{west}")
+        assert (f"use:{airlift}" in options(state, 1)) is offered
+    sea = [*SOVIET_CHAIN, ("baltic_sea", "soviet", "navy"), ("baltic_sea", "western", "navy")]
+    state, seat = _play(sea, "sea_battle")
+    give(state, 1, "espionage", [airlift])
+    state = act(state, seat, f"x:{pc('baltic_sea', 'western', 'navy')}")
+    assert options(state, 1) == ["pass"]
+
+
+def test_offensive_doctrine_may_free_an_army_when_the_pool_is_empty() -> None:
+    """ "At any time during your own Bloc's turn, you may remove your own Bloc's piece from the
+    board (thereby making it available to be built or recruited)": with all 13 Soviet Armies
+    on the board, Offensive Doctrine ("Build a Soviet Army in or adjacent to the space just
+    battled") offers to free an Army, then builds it next to Germany."""
+    spread = ["ukraine", "caucasus", "urals", "siberia", "central_asia", "balkans", "scandinavia"]
+    spread += ["mongolia", "manchuria"]
+    pieces = [*SOVIET_CHAIN, ("germany", "soviet", "army"), ("germany", "western", "army")]
+    pieces += [(s, "soviet", "army") for s in spread]
+    state, seat = _play(pieces)
+    assert not board.available(state, 0, 0)
+    doctrine = cid("Offensive Doctrine")
+    give(state, seat, "espionage", [doctrine])
+    state = act(state, seat, f"x:{pc('germany', 'western', 'army')}")
+    state = act(state, 1, "pass")
+    state = act(state, seat, f"use:{doctrine}")
+    assert not [o for o in options(state, seat) if o.startswith("p:")]
+    manchuria = pc("manchuria", "soviet", "army")
+    assert f"free:{manchuria}" in options(state, seat)
+    state = act(state, seat, f"free:{manchuria}")
+    assert f"p:0:{sp('france')}" in options(state, seat)
+
+
+def test_a_sea_battle_air_defense_two_spaces_away_is_not_offered() -> None:
+    """Air Defense: "an Air Force in the same or an adjacent space": the Western Air Force in
+    the United Kingdom is two spaces from the Baltic Sea and cannot save the Navy there."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("baltic_sea", "soviet", "navy"),
+        ("baltic_sea", "western", "navy"),
+        ("united_kingdom", "western", "army"),
+        ("united_kingdom", "western", "air"),
+    ]
+    state, seat = _play(pieces, "sea_battle")
+    navy = pc("baltic_sea", "western", "navy")
+    state = act(state, seat, f"x:{navy}")
+    assert options(state, 1) == ["pass"]
+    state = act(state, 1, "pass")
+    assert navy not in state.pieces
+    assert state.level(SOV, WEST) == 1
+
+
+def test_an_interceptor_two_spaces_away_is_not_offered() -> None:
+    """Interceptors: "one of your own supplied Air Forces in the same or an adjacent space to
+    the battle": the supplied Soviet Air Force in Moscow is too far from Germany."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("moscow", "soviet", "air"),
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("france", "western", "army"),
+        ("france", "western", "air"),
+    ]
+    state, seat = _play(pieces)
+    state = act(state, seat, f"x:{pc('germany', 'western', 'army')}")
+    state = act(state, 1, f"ad:{pc('france', 'western', 'air')}")
+    assert options(state, seat) == ["pass"]
+
+
+def test_the_attackers_air_force_in_the_battle_space_may_intercept() -> None:
+    """Interceptors: "in the same ... space to the battle": the Soviet Air Force in Germany
+    intercepts and its Army stays."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("germany", "soviet", "army"),
+        ("germany", "soviet", "air"),
+        ("germany", "western", "army"),
+        ("france", "western", "army"),
+        ("france", "western", "air"),
+    ]
+    state, seat = _play(pieces)
+    west = pc("germany", "western", "army")
+    state = act(state, seat, f"x:{west}")
+    state = act(state, 1, f"ad:{pc('france', 'western', 'air')}")
+    air = pc("germany", "soviet", "air")
+    assert options(state, seat) == [f"ic:{air}", "pass"]
+    state = act(state, seat, f"ic:{air}")
+    state = act(state, 1, "pass")
+    assert west not in state.pieces and air not in state.pieces
+    assert pc("germany", "soviet", "army") in state.pieces
+
+
+def test_organic_supply_in_a_battle_is_not_offered_with_an_empty_hand() -> None:
+    """ "you may discard a card from hand to put an Army or Navy in supply": with no card left
+    in hand the cut-off Soviet Army in Italy cannot be paid for and battles nobody."""
+    pieces = [
+        ("moscow", "soviet", "army"),
+        ("italy", "soviet", "army"),
+        ("italy", "western", "army"),
+    ]
+    state, seat = _play(pieces)
+    assert state.seats[seat].hand == []
+    assert options(state, seat) == ["skip"]
