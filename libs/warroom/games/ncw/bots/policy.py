@@ -242,8 +242,9 @@ def choose_annex_iv(state: NcwState, power: int, options: Sequence[str]) -> str 
     North Korea Nuclear Crisis "+3 VPs" / "+1 (PC)", Fake News "next global scoring" / "the
     following prestige check", Raw Material Shortage "the 2 players with the lowest VP" (one
     pick at a time; ties: lower prestige, then lower media, then the initial order); ASEAN Plus
-    Three opponents' countries first, Xi Jinping uncontrolled countries first (in the row's list
-    order, then the bot's ranking); Diplomatic Mission the row's region ("1st decade - Africa").
+    Three opponents' countries first, Xi Jinping uncontrolled countries first, Underground Great
+    Wall stabilized countries first (in the row's list order, then the bot's ranking); Diplomatic
+    Mission the row's region ("1st decade - Africa").
     """
     frame = state.top()
     stats = content.tables().cards.get(frame.card) if frame is not None else None
@@ -268,12 +269,22 @@ def choose_annex_iv(state: NcwState, power: int, options: Sequence[str]) -> str 
     return None
 
 
-_COUNTRY_METHODS: dict[str, Callable[[int, int], bool]] = {
-    "opponents_first": lambda ctrl, me: ctrl >= 0 and ctrl != me,
-    "uncontrolled_first": lambda ctrl, me: ctrl < 0,
+def _stabilized_against(state: NcwState, c: int, me: int) -> bool:
+    """Whether another power holds c and c's stability token stabilizes it (4.3.2.3)."""
+    ctrl = state.control[c]
+    favours = O.token_favours(state, c)
+    return ctrl >= 0 and ctrl != me and favours is not None and favours[1]
+
+
+_COUNTRY_METHODS: dict[str, Callable[[NcwState, int, int], bool]] = {
+    "opponents_first": lambda s, c, me: s.control[c] >= 0 and s.control[c] != me,
+    "uncontrolled_first": lambda s, c, me: s.control[c] < 0,
+    "stability_countries_first": _stabilized_against,
 }
-"""Annex IV country picks that come first, by controller: ASEAN Plus Three "Control opponents'
-countries: ...", Xi Jinping "First, uncontrolled stability 2 countries: ..."."""
+"""Annex IV country picks that come first: ASEAN Plus Three "Control opponents' countries:
+...", Xi Jinping "First, uncontrolled stability 2 countries: ...", Underground Great Wall
+"Stability countries first, 2" (stabilized countries: the event ignores their tokens, 4.3.2.3
+example "chooses Cameroon, which is under EU control and, moreover, stabilized")."""
 
 
 def _first_country(
@@ -281,13 +292,13 @@ def _first_country(
     power: int,
     card: int,
     options: Sequence[str],
-    first: Callable[[int, int], bool],
+    first: Callable[[NcwState, int, int], bool],
 ) -> str | None:
-    """The best-ranked "pick:" option whose country's controller passes `first`, or None."""
+    """The best-ranked "pick:" option whose country passes `first`, or None."""
     picks = {o.partition(":")[2]: o for o in options if o.startswith("pick:")}
     index = content.tables().country_index
     for country in rank_countries(state, power, card):
-        if country in picks and first(state.control[index[country]], power):
+        if country in picks and first(state, index[country], power):
             return picks[country]
     return None
 
