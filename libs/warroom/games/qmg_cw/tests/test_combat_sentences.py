@@ -794,3 +794,196 @@ def test_organic_supply_in_a_battle_is_not_offered_with_an_empty_hand() -> None:
     state, seat = _play(pieces)
     assert state.seats[seat].hand == []
     assert options(state, seat) == ["skip"]
+
+
+# ---------------------------------------------------------------- batch 3: straits, WMD battles
+
+
+MED_WEST: list[Piece] = [
+    ("italy", "western", "army"),
+    ("mediterranean", "western", "navy"),
+    ("mediterranean", "western", "air"),
+]
+
+
+def _western_strike(pieces: list[Piece]) -> tuple[CwState, list[str]]:
+    """The West plays Air Power in its Air step; returns the position and the strike options."""
+    state = scenario(pieces=pieces, active=WEST, step="air")
+    air = _first(state, 1, "air_power")
+    give(state, 1, "hand", [air])
+    state = act(state, 1, f"air:{air}")
+    return state, _targets(state, 1)
+
+
+def test_an_air_strike_crosses_an_open_strait_only() -> None:
+    """ "A strait is open to you if no enemy Army occupies the Land space with the anchor icon.
+    If the strait is open, then the two sea spaces are considered adjacent": the Western Air
+    Force in the Mediterranean strikes the Soviet Navy in the Black Sea across the Bosporus,
+    not once a Soviet Army holds Turkey."""
+    navy = f"st:{pc('black_sea', 'soviet', 'navy')}"
+    soviets: list[Piece] = [("ukraine", "soviet", "army"), ("black_sea", "soviet", "navy")]
+    _, targets = _western_strike([*MED_WEST, *soviets])
+    assert navy in targets
+    _, targets = _western_strike([*MED_WEST, *soviets, ("turkey", "soviet", "army")])
+    assert navy not in targets
+    assert f"st:{pc('turkey', 'soviet', 'army')}" in targets
+
+
+def test_air_defense_across_a_strait_closed_to_the_defender_is_not_offered() -> None:
+    """Air Defense "in the same or an adjacent space", with "If the strait is open, then the
+    two sea spaces are considered adjacent; otherwise, the spaces are not considered
+    adjacent": the Western Air Force in the Mediterranean defends the Navy in the Black Sea
+    across an open Bosporus, not across one a Soviet Army in Turkey closes."""
+    base: list[Piece] = [
+        ("moscow", "soviet", "army"),
+        ("ukraine", "soviet", "army"),
+        ("black_sea", "soviet", "navy"),
+        ("black_sea", "western", "navy"),
+        *MED_WEST,
+    ]
+    air = f"ad:{pc('mediterranean', 'western', 'air')}"
+    for extra, offered in (([], True), ([("turkey", "soviet", "army")], False)):
+        state, seat = _play([*base, *extra], "sea_battle")
+        state = act(state, seat, f"x:{pc('black_sea', 'western', 'navy')}")
+        assert (air in options(state, 1)) is offered
+
+
+def test_an_air_strike_from_a_sea_air_force_hits_a_coastal_army() -> None:
+    """ "An Air Strike eliminates an enemy piece in the same or an adjacent space": the Western
+    Air Force with the Navy in the Mediterranean eliminates the Soviet Army in the Balkans,
+    and the Air Power card adds its "?" symbol against the Soviets."""
+    state, targets = _western_strike([*MED_WEST, ("balkans", "soviet", "army")])
+    army = pc("balkans", "soviet", "army")
+    assert targets == [f"st:{army}"]
+    state = act(state, 1, f"st:{army}")
+    state = act(state, 0, "pass")
+    assert army not in state.pieces and state.level(WEST, SOV) == 1
+
+
+def test_building_an_air_force_with_air_power_escalates_nothing() -> None:
+    """ "An Air Power card increases the escalation level if it is used for an Air Strike": an
+    Air Power card used to build an Air Force moves no level."""
+    state = scenario(pieces=[*SOVIET_CHAIN, ("germany", "western", "army")], active=SOV, step="air")
+    air = _first(state, 0, "air_power")
+    give(state, 0, "hand", [air])
+    state = act(state, 0, f"air:{air}")
+    state = act(state, 0, f"af:{sp('east_europe')}")
+    assert pc("east_europe", "soviet", "air") in state.pieces
+    assert all(state.level(a, b) == 0 for a in range(3) for b in range(3) if a != b)
+
+
+def test_tyulpan_battles_only_the_enemy_it_targets_in_the_built_space() -> None:
+    """2S4 Tyulpan Mortar: "Use immediately after you build an Army. Battle an enemy in the same
+    space as the Army just built." and "If both enemy Blocs are in a space, you may only battle
+    one with a single battle action": targeting the Non-Aligned Bloc, the Soviets battle the
+    Nationalist Army in the Balkans, never the Western one there."""
+    pieces = [*SOVIET_CHAIN, ("balkans", "western", "army"), ("balkans", "nationalist", "army")]
+    state = scenario(pieces=pieces, active=SOV, step="action")
+    build = _first(state, 0, "build_army")
+    tyulpan = cid("2S4 Tyulpan Mortar")
+    give(state, 0, "hand", [build])
+    give(state, 0, "prepared", [tyulpan])
+    state = act(state, 0, f"play:{build}")
+    state = act(state, 0, f"p:0:{sp('balkans')}")
+    state = act(state, 0, f"use:{tyulpan}")
+    state = act(state, 0, f"t:{NA}")
+    assert _targets(state, 0) == [f"x:{pc('balkans', 'nationalist', 'army')}"]
+    assert state.level(SOV, NA) == 1 and state.level(SOV, WEST) == 0
+
+
+def test_an_eliminated_army_leaves_its_air_force_to_be_relocated() -> None:
+    """ "If your Air Force ever finds itself in a space without an Army or Navy of the same
+    nationality, you have a choice": Kondensator eliminates the Western Army in Germany and
+    the West chooses for the Air Force left there."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("germany", "western", "air"),
+        ("france", "western", "army"),
+    ]
+    state = scenario(pieces=pieces, active=SOV)
+    kondensator = cid("Kondensator Rocket Artillery")
+    give(state, 0, "prepared", [kondensator])
+    give(state, 1, "hand", state.seats[1].deck[:4])
+    state.vp[SOV] = 5
+    state = act(state, 0, f"use:{kondensator}")
+    if kind(state) == "pick_target":
+        state = act(state, 0, f"t:{WEST}")
+    state = act(state, 0, f"x:{pc('germany', 'western', 'army')}")
+    state = act(state, 1, "pass")
+    assert kind(state) == "orphan"
+    assert options(state, 1) == ["elim", f"reloc:{sp('france')}"]
+
+
+def test_a_non_aligned_sea_battle_needs_a_navy_of_the_cards_nationality() -> None:
+    """ "when using a Non-Aligned Bloc card, you must adhere to the nationality stated on the
+    card": the Indian Sea Battle card battles the Western Navy in the Indian Ocean with the
+    Indian Navy there; the Chinese one has no Chinese Navy to battle with."""
+    pieces = [
+        ("india", "indian", "army"),
+        ("indian_ocean", "indian", "navy"),
+        ("indian_ocean", "western", "navy"),
+    ]
+    navy = pc("indian_ocean", "western", "navy")
+    state, seat = _play(pieces, "sea_battle", bloc=NA, nat=3)
+    assert _targets(state, seat) == [f"x:{navy}"]
+    state, seat = _play(pieces, "sea_battle", bloc=NA, nat=2)
+    assert _targets(state, seat) == []
+
+
+# ---------------------------------------------------------------- batch 4: contested spaces, repeats
+
+
+def test_open_uncontested_and_contested_spaces() -> None:
+    """ "A space with no pieces in it is open. A space with pieces from only one Bloc is
+    uncontested. A space with pieces from two or three different Blocs is contested." and
+    "enemy pieces may occupy the same space": the Chinese and Indian pieces of one Bloc do
+    not contest each other's neighbourhood; three Blocs in the Balkans contest it."""
+    pieces = [
+        ("balkans", "soviet", "army"),
+        ("balkans", "western", "army"),
+        ("balkans", "nationalist", "army"),
+        ("india", "indian", "army"),
+        ("india", "indian", "air"),
+        ("germany", "soviet", "army"),
+    ]
+    state = scenario(pieces=pieces)
+    occ = board.occupants(state)
+    assert occ[sp("spain")] == 0
+    assert not board.contested(occ[sp("india")]) and not board.contested(occ[sp("germany")])
+    assert board.contested(occ[sp("balkans")])
+
+
+def test_each_battle_card_escalates_again() -> None:
+    """ "When you use a card that has a radiation symbol on it, advance the appropriate
+    Escalation Level marker as many spaces on the track as the number of symbols on the card":
+    Preemptive Attack's Land Battle in the Begin Turn step and a second Land Battle in the
+    Action step raise the Soviet level against the West to 2."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("balkans", "soviet", "army"),
+        ("balkans", "western", "army"),
+    ]
+    state = scenario(pieces=pieces, active=SOV)
+    preemptive = cid("Preemptive Attack")
+    battles = [c for c in state.seats[0].deck if card(c).type == "land_battle"][:2]
+    give(state, 0, "espionage", [preemptive])
+    give(state, 0, "hand", battles)
+    state = act(state, 0, f"use:{preemptive}")
+    state = act(state, 0, f"play:{battles[0]}")
+    state = act(state, 0, f"x:{pc('germany', 'western', 'army')}")
+    state = act(state, 1, "pass")
+    state = pass_reactions(state)
+    assert state.level(SOV, WEST) == 1
+    while kind(state) != "action":
+        state = act(state, 0, "done" if "done" in options(state, 0) else "pass")
+        state = pass_reactions(state)
+    state = act(state, 0, f"play:{battles[1]}")
+    state = act(state, 0, f"x:{pc('balkans', 'western', 'army')}")
+    state = act(state, 1, "pass")
+    assert state.level(SOV, WEST) == 2
+    assert pc("germany", "western", "army") not in state.pieces
+    assert pc("balkans", "western", "army") not in state.pieces
