@@ -745,7 +745,9 @@ def _phase_resolve(s: NcwState, ctx: Ctx) -> None:
         return
     if s.step == 3:
         s.step = 4
-        if play.reserve:
+        # 4.3.3: a card played for its event and vetoed leaves its player "unable to play
+        # during his round", the OP reserve on it included
+        if play.reserve and not play.vetoed:
             O.push_ops(s, p, 1, card=play.card, flags=OPF_RESERVE_DONE)
         return
     dispose(s, play.card)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from warroom.games.ncw import effects
+from warroom.games.ncw import effects, flow
 from warroom.games.ncw import ops as O
 from warroom.games.ncw.bots import policy
 from warroom.games.ncw.content import tables
-from warroom.games.ncw.state import BLUE, CHINA, RED, Frame, NcwState
-from warroom.games.ncw.tests.helpers import blank, cid, give, rid
+from warroom.games.ncw.state import BLUE, CHINA, EU, RED, US, Frame, NcwState
+from warroom.games.ncw.tests.helpers import act, blank, cid, give, options, rid
 
 
 def _china_bot_pick(name: str, state: NcwState) -> str:
@@ -37,3 +37,36 @@ def test_china_bot_takes_stabilized_countries_first_with_underground_great_wall(
     give(s, "US", "kenya")
     O.place_token(s, cid("kenya"), RED)
     assert _china_bot_pick("Underground Great Wall", s) == "pick:cameroon"
+
+
+def test_a_vetoed_event_card_plays_nothing_in_its_round_not_even_its_op_reserve() -> None:
+    """4.3.3: "if a card has been played for its event and gets vetoed, the player will be unable
+    to play during his round". The US plays Mubarak for its event with its OP reserve on it; the
+    EU vetoes the event: the US spends no OP (before, the reserve's "then 1 OP can be played on
+    any action" of 4.3.2.6 was still offered), and the reserve marker stays spent."""
+    mubarak = next(n for n, c in tables().cards.items() if c.name == "Mubarak")
+    s = blank()
+    s.turn, s.round = 2, 0
+    s.hands = [[mubarak], [], [], []]
+    s.op_reserve[US] = 1
+    s.stack.clear()
+    s.phase, s.step = "place", 0
+    flow.advance(s, flow.Ctx())
+    s = act(s, US, f"{mubarak}er")
+    top = s.top()
+    assert top is not None and top.kind == "veto" and top.seat == EU
+    s = act(s, EU, "veto:2")
+    assert not any(f.kind == "ops" and f.seat == US for f in s.stack)
+    assert s.op_reserve[US] == 0 and s.vp[EU] == 20 - 2
+    # unvetoed, the event is executed "and then 1 OP can be played on any action" (4.3.2.6)
+    s = blank()
+    s.turn, s.round = 2, 0
+    s.hands = [[mubarak], [], [], []]
+    s.op_reserve[US] = 1
+    s.stack.clear()
+    s.phase, s.step = "place", 0
+    flow.advance(s, flow.Ctx())
+    s = act(s, US, f"{mubarak}er")
+    while (top := s.top()) is not None and top.kind != "ops":
+        s = act(s, top.seat, "pass" if top.kind == "veto" else options(s, top.seat)[0])
+    assert top is not None and top.seat == US and top.ops == 1

@@ -85,7 +85,7 @@ BOT_GAMES = {
 }
 RANDOM_GAMES = {
     (1001, "4p"): (438, "f1ebbcbc1b990dcd", "21ed4d5dc4fa4de0"),
-    (1002, "4p"): (459, "82a1ab7b4d37f462", "f34b473db900734d"),
+    (1002, "4p"): (430, "6cb0d82b2242d9eb", "a44c8fe81d61c10e"),
     (1003, "4p"): (448, "cfc5d79a821d6233", "96f87017cf9336c3"),
     (1006, "solitaire-us"): (88, "8b78086e212eca3b", "a0727fb5366fe0df"),
     (1007, "solitaire-china"): (89, "b39011a43a3e77cb", "1ab661a2a27573bb"),
