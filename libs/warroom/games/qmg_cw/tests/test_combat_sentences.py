@@ -987,3 +987,81 @@ def test_each_battle_card_escalates_again() -> None:
     assert state.level(SOV, WEST) == 2
     assert pc("germany", "western", "army") not in state.pieces
     assert pc("balkans", "western", "army") not in state.pieces
+
+
+def test_a_nationalist_army_battles_only_when_a_status_card_supplies_it() -> None:
+    """ "a Nationalist Land Battle card only allows a Nationalist Army to battle", "An Army or
+    Navy must be in supply to initiate a battle" and Arab League: "Nationalist pieces in the
+    Middle East and North Africa are always in supply": the Nationalist Army in the Middle
+    East battles the Western Army there only with Arab League prepared (or Organic Supply)."""
+    pieces = [("middle_east", "nationalist", "army"), ("middle_east", "western", "army")]
+    west = f"x:{pc('middle_east', 'western', 'army')}"
+    state, seat = _play(pieces, bloc=NA, nat=4)
+    assert _targets(state, seat) == []
+    state, seat = _play(pieces, bloc=NA, nat=4)
+    give(state, seat, "prepared", [cid("Arab League")])
+    assert _targets(state, seat) == [west]
+    state = act(state, seat, west)
+    state = act(state, 1, "pass")
+    assert pc("middle_east", "western", "army") not in state.pieces
+    assert state.level(NA, WEST) == 1
+
+
+def test_a_battle_in_a_three_bloc_space_leaves_it_contested() -> None:
+    """ "A space with pieces from two or three different Blocs is contested": after the Soviets
+    battle the Western Army out of the Balkans, the Nationalist Army still contests it."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("balkans", "soviet", "army"),
+        ("balkans", "western", "army"),
+        ("balkans", "nationalist", "army"),
+    ]
+    state, seat = _play(pieces)
+    state = act(state, seat, f"x:{pc('balkans', 'western', 'army')}")
+    state = act(state, 1, "pass")
+    assert board.contested(board.occupants(state)[sp("balkans")])
+
+
+def test_a_card_battle_needs_a_supplied_piece_in_the_enemys_space() -> None:
+    """ "When a card directs you to battle, you must follow all of the rules set out above. For
+    example if you play Indo-Pakistani War, you must have a supplied piece in the same space as
+    the enemy, if you wish to battle.": the Indian Army in India does not battle the Western
+    Army next door in Afghanistan."""
+    state = scenario(
+        pieces=[("india", "indian", "army"), ("afghanistan", "western", "army")],
+        active=NA,
+        step="action",
+    )
+    war = cid("Indo-Pakistani War")
+    give(state, 2, "hand", [war])
+    state = act(state, 2, f"play:{war}")
+    while kind(state) in ("fx_recruit",):
+        state = act(state, 2, "skip")
+    assert kind(state) == "fx_battle" and _targets(state, 2) == []
+
+
+def test_an_intercepted_battle_orphans_the_air_force_left_with_the_removed_army() -> None:
+    """Interceptors "allow the original battle to go through, and result in the removal of the
+    enemy Army", and "If your Air Force ever finds itself in a space without an Army or Navy of
+    the same nationality, you have a choice": the West loses France's Air Force to Air
+    Defense, the Soviets intercept, the Army in Germany goes and its own Air Force there must
+    be eliminated or relocated (to France)."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("east_europe", "soviet", "air"),
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("germany", "western", "air"),
+        ("france", "western", "army"),
+        ("france", "western", "air"),
+    ]
+    state, seat = _play(pieces)
+    give(state, 1, "hand", state.seats[1].deck[:1])
+    west = pc("germany", "western", "army")
+    state = act(state, seat, f"x:{west}")
+    state = act(state, 1, f"ad:{pc('france', 'western', 'air')}")
+    state = act(state, seat, f"ic:{pc('east_europe', 'soviet', 'air')}")
+    assert options(state, 1) == [f"ad:{pc('germany', 'western', 'air')}", "pass"]
+    state = act(state, 1, "pass")
+    assert west not in state.pieces
+    assert kind(state) == "orphan" and options(state, 1) == ["elim", f"reloc:{sp('france')}"]
