@@ -513,9 +513,15 @@ def _phase_place(s: NcwState, ctx: Ctx) -> None:
 
 
 def order_key(s: NcwState, play: Play) -> tuple[int, int, tuple[int, int, int, int]]:
-    """Resolution order (4.3.1): crisis events, events by value, then OP cards by value; 4.2 ties."""
+    """Resolution order (4.3.1): crisis events, events by value, then OP cards by value; 4.2 ties.
+
+    Crisis cards resolve among themselves by the tie breaker alone ("they are resolved according
+    to the tie breaker rule"), an OP reserve on one notwithstanding.
+    """
     c = card(play.card)
-    group = (0 if c.crisis else 1) if play.mode == EVENT else 2
+    if play.mode == EVENT and c.crisis:
+        return 0, 0, O.precedence_key(s, play.power)
+    group = 1 if play.mode == EVENT else 2
     return group, -play.order_value, O.precedence_key(s, play.power)
 
 

@@ -6,7 +6,7 @@ from warroom.games.ncw import effects, flow
 from warroom.games.ncw import ops as O
 from warroom.games.ncw.bots import policy
 from warroom.games.ncw.content import tables
-from warroom.games.ncw.state import BLUE, CHINA, EU, RED, US, Frame, NcwState
+from warroom.games.ncw.state import BLUE, CHINA, EU, EVENT, RED, US, Frame, NcwState, Play
 from warroom.games.ncw.tests.helpers import act, blank, cid, give, options, rid
 
 
@@ -70,3 +70,29 @@ def test_a_vetoed_event_card_plays_nothing_in_its_round_not_even_its_op_reserve(
     while (top := s.top()) is not None and top.kind != "ops":
         s = act(s, top.seat, "pass" if top.kind == "veto" else options(s, top.seat)[0])
     assert top is not None and top.seat == US and top.ops == 1
+
+
+def test_crisis_cards_resolve_among_themselves_by_the_tie_breaker_alone() -> None:
+    """4.3.1: "Crisis cards (with no point value) are always played first. If two or more crisis
+    cards are played in the same game round, they are resolved according to the tie breaker rule
+    (see 4.2)." The EU's crisis card carries an OP reserve (6.6 example 7.B plays one so); the US
+    leads on VPs, so its crisis card still resolves first (before, the reserve's +1 put the EU's
+    first). Among other event cards a reserve still counts toward the order."""
+    crises = sorted(n for n, c in tables().cards.items() if c.crisis)
+    s = blank()
+    s.vp = [22, 20, 20, 20]
+    s.plays = [
+        Play(US, crises[0], EVENT, False, order_value=0),
+        Play(EU, crises[1], EVENT, True, order_value=1),
+        None,
+        None,
+    ]
+    assert flow.next_play(s) == US
+    two = [n for n, c in tables().cards.items() if c.ops == 2 and not c.crisis and c.power < 0]
+    s.plays = [
+        Play(US, two[0], EVENT, False, order_value=2),
+        Play(EU, two[1], EVENT, True, order_value=3),
+        None,
+        None,
+    ]
+    assert flow.next_play(s) == EU
