@@ -9,7 +9,7 @@ from warroom.games.qmg_cw import board
 from warroom.games.qmg_cw.effects import card
 from warroom.games.qmg_cw.state import NA, SOV, WEST, CwState
 
-from .helpers import act, cid, give, kind, options, pass_reactions, pc, scenario, sp
+from .helpers import RULES, act, cid, give, kind, options, pass_reactions, pc, scenario, sp
 
 Piece = tuple[str, str, str]
 
@@ -1065,3 +1065,60 @@ def test_an_intercepted_battle_orphans_the_air_force_left_with_the_removed_army(
     state = act(state, 1, "pass")
     assert west not in state.pieces
     assert kind(state) == "orphan" and options(state, 1) == ["elim", f"reloc:{sp('france')}"]
+
+
+def test_any_non_aligned_air_force_may_defend_and_intercept() -> None:
+    """Air Defense "lose an Air Force in the same or an adjacent space" and Interceptors
+    "removing one of your own supplied Air Forces" name no nationality (only cards do: "when
+    using a Non-Aligned Bloc card, you must adhere to the nationality stated on the card"):
+    the West defends its Army in Tibet against an Indian Land Battle with its Air Force in
+    Afghanistan, and the Chinese Air Force in Szechuan intercepts it."""
+    pieces = [
+        ("india", "indian", "army"),
+        ("tibet", "indian", "army"),
+        ("tibet", "western", "army"),
+        ("afghanistan", "western", "army"),
+        ("afghanistan", "western", "air"),
+        ("china", "chinese", "army"),
+        ("szechuan", "chinese", "army"),
+        ("szechuan", "chinese", "air"),
+    ]
+    state, seat = _play(pieces, bloc=NA, nat=3)
+    west = pc("tibet", "western", "army")
+    state = act(state, seat, f"x:{west}")
+    state = act(state, 1, f"ad:{pc('afghanistan', 'western', 'air')}")
+    chinese = pc("szechuan", "chinese", "air")
+    assert options(state, seat) == [f"ic:{chinese}", "pass"]
+    state = act(state, seat, f"ic:{chinese}")
+    state = act(state, 1, "pass")
+    assert west not in state.pieces
+
+
+def test_an_eliminate_is_no_battle_for_offensive_doctrine() -> None:
+    """ "When a card directs you to eliminate an enemy piece, no battle occurs": after
+    Kondensator eliminates the Western Army in Germany, Offensive Doctrine ("Use immediately
+    after you battle in a land space") is not offered."""
+    pieces = [*SOVIET_CHAIN, ("germany", "soviet", "army"), ("germany", "western", "army")]
+    state = scenario(pieces=pieces, active=SOV)
+    kondensator, doctrine = cid("Kondensator Rocket Artillery"), cid("Offensive Doctrine")
+    give(state, 0, "prepared", [kondensator])
+    give(state, 0, "espionage", [doctrine])
+    state.vp[SOV] = 5
+    state = act(state, 0, f"use:{kondensator}")
+    if kind(state) == "pick_target":
+        state = act(state, 0, f"t:{WEST}")
+    state = act(state, 0, f"x:{pc('germany', 'western', 'army')}")
+    state = act(state, 1, "pass")
+    while kind(state) != "begin":
+        assert f"use:{doctrine}" not in options(state, 0)
+        state = _step(state)
+    assert doctrine in state.seats[0].espionage
+
+
+def _step(state: CwState) -> CwState:
+    """The first seat asked passes, or else takes its first option."""
+    decision = RULES.decision(state)
+    assert decision is not None
+    seat = decision.seats[0]
+    ids = [o.id for o in decision.options_for(seat)]
+    return act(state, seat, "pass" if "pass" in ids else ids[0])
