@@ -38,7 +38,16 @@ from warroom.games.ncw.bots.flowchart import (
 from warroom.games.ncw.bots.hooks import place_option
 from warroom.games.ncw.bots.media import media_benefit_targets
 from warroom.games.ncw.bots.variants import bot_veto
-from warroom.games.ncw.cards import Effect, Permanent, Prestige, Vp
+from warroom.games.ncw.cards import (
+    Control,
+    Effect,
+    Permanent,
+    Pos,
+    Prestige,
+    Vp,
+    card_steps,
+    cards_by_number,
+)
 from warroom.games.ncw.state import (
     OPF_CONTROL_ONLY,
     OPF_MEDIA_RES_DONE,
@@ -160,8 +169,9 @@ def note_attack(state: NcwState, power: int, option: str) -> None:
 def rank_countries(state: NcwState, power: int, card: int = -1) -> list[str]:
     """Country ids in the order a bot prefers them for an event's choices (6.4, Annex IV).
 
-    The card's Annex IV list first, then the bot's priority tables from the first region
-    without reinforced control, then every other country by VP value.
+    The card's Annex IV list first, then the countries the card lists (6.4), then the bot's
+    priority tables from the first region without reinforced control, then every other country
+    by VP value.
     """
     board = stats_board(state)
     prof = profile(POWERS[power])
@@ -187,6 +197,7 @@ def _ranked(power: int, card: int, regions: tuple[str, ...]) -> tuple[str, ...]:
         if row.table:
             for table in profile(row.table).priority:
                 ordered.extend(table.names)
+    ordered.extend(_card_list(card))
     for region in regions:
         ordered.extend(by_region[region].names)
     ordered.extend(_by_value())
@@ -199,6 +210,22 @@ def _ranked(power: int, card: int, regions: tuple[str, ...]) -> tuple[str, ...]:
         seen.add(country)
         out.append(t.countries[index[country]].id)
     return tuple(out)
+
+
+@cache
+def _card_list(card: int) -> tuple[str, ...]:
+    """The countries card `card` lists for its +POS or control steps, in the card's order (6.4:
+    such cards "must follow the list of countries on the card"), by name."""
+    spec = cards_by_number().get(card)
+    if spec is None:
+        return ()
+    t = content.tables()
+    return tuple(
+        t.countries[t.country_index[country]].name
+        for step in card_steps(spec)
+        if isinstance(step, Pos | Control)
+        for country in step.countries
+    )
 
 
 @cache

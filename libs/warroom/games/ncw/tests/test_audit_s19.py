@@ -96,3 +96,15 @@ def test_crisis_cards_resolve_among_themselves_by_the_tie_breaker_alone() -> Non
         None,
     ]
     assert flow.next_play(s) == EU
+
+
+def test_a_bot_follows_the_list_of_countries_on_its_card() -> None:
+    """6.4: "Those event cards giving the bot instructions to change the control of specific
+    countries by making +POS must follow the list of countries on the card (e.g. 21-China: New
+    Arms Exporter)". China: New Arms Exporter lists Pakistan, Bangladesh, Myanmar, ...; with
+    Asia under reinforced control the China bot's first pick is still Pakistan, the first listed
+    (before, Myanmar: South East Asia, its first region without reinforced control, came first)."""
+    s = blank()
+    s.turn = 7
+    give(s, "China", "dpr_korea", "india", "afghanistan", "kazakhstan", "taiwan")
+    assert _china_bot_pick("China: New Arms Exporter", s) == "pick:pakistan"

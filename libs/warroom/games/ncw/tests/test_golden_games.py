@@ -78,17 +78,17 @@ def match_game(seed: int) -> tuple[int, str, str]:
 
 
 BOT_GAMES = {
-    1: (917, "d4957c064c9da7a9", "b520f453820ea350"),
-    2: (929, "038805911db37ac5", "4e9d1b09f75cba91"),
-    3: (864, "4f7cd5813599922b", "7b60e51fbc17f2e5"),
-    7: (959, "2098e4af508ce38b", "fff950f215142354"),
+    1: (918, "de57cf1d22e1ca4f", "e4c0086adb17eaa6"),
+    2: (929, "9c6541287e911447", "6b48c635791b463c"),
+    3: (871, "747df57784d3d33f", "3fb57d137a86250a"),
+    7: (959, "76017cf86b659593", "4116143739f9da58"),
 }
 RANDOM_GAMES = {
     (1001, "4p"): (438, "f1ebbcbc1b990dcd", "21ed4d5dc4fa4de0"),
     (1002, "4p"): (430, "6cb0d82b2242d9eb", "a44c8fe81d61c10e"),
     (1003, "4p"): (448, "cfc5d79a821d6233", "96f87017cf9336c3"),
-    (1006, "solitaire-us"): (88, "8b78086e212eca3b", "a0727fb5366fe0df"),
-    (1007, "solitaire-china"): (89, "b39011a43a3e77cb", "1ab661a2a27573bb"),
+    (1006, "solitaire-us"): (94, "3ca0708d2444eda5", "bbb0b1714a41bac8"),
+    (1007, "solitaire-china"): (89, "bdd96e54bf6f2974", "52c7446e15b857a7"),
 }
 MATCH_GAMES = {
     1004: (430, "8283a86b758f1685", "7db83e8e15dc6045"),
