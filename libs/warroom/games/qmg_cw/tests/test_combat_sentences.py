@@ -1122,3 +1122,58 @@ def _step(state: CwState) -> CwState:
     seat = decision.seats[0]
     ids = [o.id for o in decision.options_for(seat)]
     return act(state, seat, "pass" if "pass" in ids else ids[0])
+
+
+def test_after_an_interceptor_the_defender_may_still_use_another_reaction() -> None:
+    """ "This will allow the original battle to go through ... unless of course the defender
+    has another eligible Air Force" and "barring some other reaction, the enemy Army or Navy
+    you're battling is removed": after the Soviet interceptor, the West is asked again and
+    saves the Army in Germany with Berlin Airlift."""
+    pieces = [
+        *SOVIET_CHAIN,
+        ("east_europe", "soviet", "air"),
+        ("germany", "soviet", "army"),
+        ("germany", "western", "army"),
+        ("france", "western", "army"),
+        ("france", "western", "air"),
+    ]
+    state, seat = _play(pieces)
+    airlift = cid("Berlin Airlift")
+    give(state, 1, "espionage", [airlift])
+    west = pc("germany", "western", "army")
+    state = act(state, seat, f"x:{west}")
+    state = act(state, 1, f"ad:{pc('france', 'western', 'air')}")
+    state = act(state, seat, f"ic:{pc('east_europe', 'soviet', 'air')}")
+    assert options(state, 1) == [f"use:{airlift}", "pass"]
+    state = act(state, 1, f"use:{airlift}")
+    state = pass_reactions(state)
+    assert west in state.pieces
+    assert pc("france", "western", "air") not in state.pieces
+    assert pc("east_europe", "soviet", "air") not in state.pieces
+
+
+def test_one_teammate_strikes_and_the_whole_defending_team_is_asked() -> None:
+    """ "Only one teammate may perform the Air step" and "Status, WMD, and Espionage cards are
+    used at the discretion of the player of the card": in 6 players one Soviet teammate's Air
+    Strike on the Western Army in Germany closes the step for the other, and each Western
+    teammate answers for itself (the one holding Berlin Airlift may use it)."""
+    pieces = [*SOVIET_CHAIN, ("east_europe", "soviet", "air"), ("germany", "western", "army")]
+    state = scenario("6p", pieces=pieces, active=SOV, step="air")
+    first, second = state.bloc_seats(SOV)
+    air = _first(state, first, "air_power")
+    give(state, first, "hand", [air])
+    give(state, second, "hand", [_first(state, second, "air_power")])
+    airlift = cid("Berlin Airlift")
+    owner = next(s for s in state.bloc_seats(WEST) if airlift in state.seats[s].deck)
+    mate = next(s for s in state.bloc_seats(WEST) if s != owner)
+    give(state, owner, "espionage", [airlift])
+    state = act(state, first, f"air:{air}")
+    west = pc("germany", "western", "army")
+    state = act(state, first, f"st:{west}")
+    assert options(state, mate) == ["pass"] and options(state, owner) == [f"use:{airlift}", "pass"]
+    state = act(state, mate, "pass")
+    assert west in state.pieces
+    state = act(state, owner, "pass")
+    assert west not in state.pieces
+    state = pass_reactions(state)
+    assert kind(state) == "action"
