@@ -6,8 +6,21 @@ from warroom.games.ncw import effects, flow
 from warroom.games.ncw import ops as O
 from warroom.games.ncw.bots import policy
 from warroom.games.ncw.content import tables
-from warroom.games.ncw.state import BLUE, CHINA, EU, EVENT, RED, US, Frame, NcwState, Play
-from warroom.games.ncw.tests.helpers import act, blank, cid, give, options, rid
+from warroom.games.ncw.state import (
+    BLUE,
+    CHINA,
+    EU,
+    EVENT,
+    NOBODY,
+    OPS,
+    RED,
+    RUSSIA,
+    US,
+    Frame,
+    NcwState,
+    Play,
+)
+from warroom.games.ncw.tests.helpers import act, blank, cid, give, options, rid, with_ops
 
 
 def _china_bot_pick(name: str, state: NcwState) -> str:
@@ -108,3 +121,99 @@ def test_a_bot_follows_the_list_of_countries_on_its_card() -> None:
     s.turn = 7
     give(s, "China", "dpr_korea", "india", "afghanistan", "kazakhstan", "taiwan")
     assert _china_bot_pick("China: New Arms Exporter", s) == "pick:pakistan"
+
+
+# ---------------------------------------------------------------- worked examples (engine right)
+
+
+def test_example_china_spends_three_ops_on_thailand_and_cambodia() -> None:
+    """4.3.2.1: "China plays a card for its 3 OPs. It plays 2 OPs to control Thailand and 1 OP to
+    control Cambodia. In another case, it instead plays 2 OPs to remove US control over Thailand
+    (leaving the country uncontrolled) and 1 OP to control Cambodia." """
+    for holder in (None, "US"):
+        s = blank()
+        if holder is not None:
+            give(s, holder, "thailand")
+        with_ops(s, CHINA, 3)
+        s = act(s, CHINA, "pos:thailand")
+        s = act(s, CHINA, "pos:cambodia")
+        expected = CHINA if holder is None else NOBODY
+        assert s.control[cid("thailand")] == expected and s.control[cid("cambodia")] == CHINA
+        assert not any(f.kind == "ops" for f in s.stack)
+
+
+def test_example_exercise_malabar_advances_the_eu_from_one_to_two() -> None:
+    """4.3.2.4: "the EU decides to play the 2 OPs of the card 'Exercise Malabar' to increase their
+    prestige. Its marker advances from position 1 to position 2." """
+    s = blank()
+    s.prestige[EU] = 1
+    s = act(with_ops(s, EU, 2), EU, "prestige")
+    assert s.prestige[EU] == 2 and not any(f.kind == "ops" for f in s.stack)
+
+
+def test_example_china_moves_the_media_marker_from_blue_two_to_blue_one() -> None:
+    """4.3.2.5: "China decides to play the 2 OPs on the media track. The marker was on the blue 2
+    box and moves back to blue 1." """
+    s = blank()
+    s.media = 2
+    s = act(with_ops(s, CHINA, 2), CHINA, "media")
+    assert s.media == 1
+
+
+def test_example_region_modifier_ties_russia_with_the_us() -> None:
+    """2.3.2: "Russia dominates a region against the US by 7 VPs to 6 VPs, but Russia's -1 VP
+    modifier causes a final tie at 6 VPs" (so neither controls it: 2.1.2.1). Europe: Russia holds
+    Caucasian Rep. (GEO) and five other countries (7 VPs), the US Turkey (GEO) and four EU ORBIT
+    countries (6 VPs: an ally's ORBIT adds nothing)."""
+    s = blank()
+    give(s, "Russia", "caucasian_rep", "ukraine", "belarus", "romania", "bulgaria", "baltic_rep")
+    give(s, "US", "turkey", "poland", "hungary", "czech_rep", "slovakia")
+    eur = rid("EUR")
+    assert O.region_vps(s, eur)[RUSSIA] == 7 and O.region_vps(s, eur)[US] == 6
+    assert O.region_controller(s, eur) == RUSSIA
+    s.region_vp_mod[eur * 4 + RUSSIA] = -1
+    assert O.region_vps(s, eur)[RUSSIA] == 6 and O.region_controller(s, eur) == NOBODY
+
+
+def test_example_argentina_modifier_hits_the_next_power_to_control_it() -> None:
+    """2.3.2: "Argentina was not controlled, so a negative VP modifier marker is placed on the
+    country. The next power to control Argentina deducts the VP from its total and removes the
+    marker." A controlled country's controller loses the VP at once."""
+    s = blank()
+    s.country_vp_mod[cid("argentina")] = -1
+    s = act(with_ops(s, RUSSIA, 2), RUSSIA, "pos:argentina")
+    assert s.vp[RUSSIA] == 19 and s.country_vp_mod[cid("argentina")] == 0
+
+
+def test_example_russo_georgian_war_gives_two_ops_or_one() -> None:
+    """2.2.1.2: "if the Caucasian Rep. is controlled by the EU, the war will take place, so the
+    power that played the card receives 2 OPs and the war event is executed. If Russia already
+    controls the Caucasian Rep., the war will not take place and the power playing the card only
+    receives 1 OP." """
+    war = next(n for n, c in tables().cards.items() if c.name == "Russo-Georgian War")
+    s = blank()
+    give(s, "EU", "caucasian_rep")
+    play = Play(US, war, OPS)
+    assert flow.forced_event(s, play)
+    assert flow.ops_value(s, play._replace(event_on=True)) == 2
+    give(s, "Russia", "caucasian_rep")
+    assert not flow.forced_event(s, play)
+    assert flow.ops_value(s, play) == 1
+
+
+def test_example_veto_costs_of_the_un_security_council_section() -> None:
+    """4.3.3: a negative Russian card (Chechen War, 2/1) played by the EU for its OPs gives "the
+    lower OPs value", is vetoed with the 2-OP marker ("negative cards are always vetoed by the
+    highest OPs value") and the EU "can still only play ... 1 OP"; the extra veto against an EU
+    access card (1 OP) costs "0 VPs", against Mandela (Russia, 2 OPs) "as usual, i.e. 2 VPs";
+    Russia's 3-OP veto of a US 3-OP event costs -3 VPs."""
+    chechen = next(n for n, c in tables().cards.items() if c.name == "Chechen War")
+    s = blank()
+    assert flow.ops_value(s, Play(EU, chechen, OPS)) == 1
+    assert "1" not in flow.veto_markers(s, RUSSIA, chechen)
+    assert flow.veto_cost(chechen, "2") == 2
+    san_jose = next(n for n, c in tables().cards.items() if c.name == "San Jose Dialogue")
+    mandela = next(n for n, c in tables().cards.items() if c.name == "Mandela")
+    assert flow.veto_cost(san_jose, "extra") == 0 and flow.veto_cost(mandela, "extra") == 2
+    three = next(n for n, c in tables().cards.items() if c.power == US and c.ops == 3)
+    assert flow.veto_cost(three, "3") == 3
