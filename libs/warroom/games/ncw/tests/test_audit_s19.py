@@ -217,3 +217,20 @@ def test_example_veto_costs_of_the_un_security_council_section() -> None:
     assert flow.veto_cost(san_jose, "extra") == 0 and flow.veto_cost(mandela, "extra") == 2
     three = next(n for n, c in tables().cards.items() if c.power == US and c.ops == 3)
     assert flow.veto_cost(three, "3") == 3
+
+
+def test_example_eu_media_benefit_removes_china_from_somalia() -> None:
+    """4.3.2.5: "the EU player removes Chinese control in Somalia (a non-GEO stability 1 country)
+    to prevent China from claiming the reward for control of the Horn of Africa subregion"
+    (media marker at blue 2)."""
+    s = blank()
+    s.stack.clear()
+    s.push(Frame("deploy", seat=0))
+    give(s, "China", "somalia", "ethiopia", "kenya")
+    s.media = 2
+    flow.media_benefits(s, flow.Ctx())
+    s = act(s, US, "pass")
+    assert "remove:somalia" in options(s, EU) and "remove:kenya" not in options(s, EU)
+    s = act(s, EU, "remove:somalia")
+    O.claim_subregions(s)
+    assert s.control[cid("somalia")] == NOBODY and CHINA not in s.subregion_claimed
