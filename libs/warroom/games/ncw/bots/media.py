@@ -2,7 +2,7 @@
 
 Regions: the first priority region without reinforced control, then the following ones,
 wrapping round to the first; then (US and Russia) their ORBIT countries outside their regions
-in the 6.7 table. Within a region: 1. place influence in own ORBIT countries, 2. remove rivals'
+in the order of the 6.7 table. Within a region: 1. place influence in own ORBIT countries, 2. remove rivals'
 control in own ORBIT countries, 3. eliminate rivals' control in other countries the media
 position allows (4.3.2.5); ties by geopolitical importance, then the priority table.
 """
@@ -92,8 +92,20 @@ def media_benefit_targets(
                 seen.add(move[1])
                 out.append(move)
     fallback = [c for c in prof.orbit_fallback if c in board.facts and c not in seen]
-    for move in _candidates(board, power, fallback, level):
-        if move[1] not in seen:
-            seen.add(move[1])
-            out.append(move)
+    out.extend(_fallback_moves(board, power, fallback, level))
+    return out
+
+
+def _fallback_moves(
+    board: Board, power: str, countries: list[str], level: int
+) -> list[tuple[str, str]]:
+    """6.7's ORBIT countries outside the bot's regions, "based on the order of the following
+    table": each in the table's order, placed when uncontrolled, removed when a rival holds it."""
+    out: list[tuple[str, str]] = []
+    for country in countries:
+        holder = board.control.get(country)
+        if holder in (power, ALLY[power]) or not board.may_influence(power, country):
+            continue
+        if _own_orbit_ok(board, country, power, level):
+            out.append(("place" if holder is None else "remove", country))
     return out

@@ -234,3 +234,20 @@ def test_example_eu_media_benefit_removes_china_from_somalia() -> None:
     s = act(s, EU, "remove:somalia")
     O.claim_subregions(s)
     assert s.control[cid("somalia")] == NOBODY and CHINA not in s.subregion_claimed
+
+
+def test_media_benefit_orbit_fallback_follows_the_table_order() -> None:
+    """6.7: "If they cannot place or remove control in any of their three regions, they will
+    place or remove control in those ORBIT countries based on the order of the following table"
+    (Russia: Cuba, Libya, Kazakhstan, ...). With every country of its three regions its own, Cuba
+    held by the US and Libya uncontrolled, the Russia bot removes the US from Cuba first (before,
+    every uncontrolled ORBIT country of the table came before any held one: Libya)."""
+    from warroom.games.ncw.bots.data import tables as bot_tables
+    from warroom.games.ncw.bots.media import media_benefit_targets
+    from warroom.games.ncw.tests.test_bot_flowchart import board
+
+    russia = bot_tables().powers["Russia"]
+    control = {c: "Russia" for table in russia.priority for c in table.names}
+    control["Cuba"] = "US"
+    moves = media_benefit_targets(board(control, media=-3), "Russia")
+    assert moves[:2] == [("remove", "Cuba"), ("place", "Libya")]

@@ -87,7 +87,7 @@ RANDOM_GAMES = {
     (1001, "4p"): (438, "f1ebbcbc1b990dcd", "21ed4d5dc4fa4de0"),
     (1002, "4p"): (430, "6cb0d82b2242d9eb", "a44c8fe81d61c10e"),
     (1003, "4p"): (448, "cfc5d79a821d6233", "96f87017cf9336c3"),
-    (1006, "solitaire-us"): (94, "3ca0708d2444eda5", "bbb0b1714a41bac8"),
+    (1006, "solitaire-us"): (94, "11288546609a124d", "bbb0b1714a41bac8"),
     (1007, "solitaire-china"): (89, "bdd96e54bf6f2974", "52c7446e15b857a7"),
 }
 MATCH_GAMES = {
