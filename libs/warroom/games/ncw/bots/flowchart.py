@@ -98,10 +98,14 @@ def open_regions(board: Board, prof: Profile) -> list[PriorityRegion]:
 
 
 def _order(table: PriorityRegion, spend: Spend) -> Iterable[str]:
+    """The countries a step examines: the table's, or the card's scope with those of the table
+    in the table's order (6.4: event OPs follow the flowchart and "the priority table for that
+    bot"; ruling 10), the others after them in the card's order."""
     if spend.countries is None:
         return table.names
-    listed = [c for c in spend.countries if c in table.names]
-    return listed + [c for c in spend.countries if c not in listed and c not in table.names]
+    scope = set(spend.countries)
+    listed = [c for c in table.names if c in scope]
+    return listed + [c for c in spend.countries if c not in table.names]
 
 
 def _may_attack(board: Board, power: str, country: str, region: str) -> bool:

@@ -251,3 +251,23 @@ def test_media_benefit_orbit_fallback_follows_the_table_order() -> None:
     control["Cuba"] = "US"
     moves = media_benefit_targets(board(control, media=-3), "Russia")
     assert moves[:2] == [("remove", "Cuba"), ("place", "Libya")]
+
+
+def test_event_ops_in_a_region_follow_the_bots_priority_table() -> None:
+    """6.4: OPs an event sets in "certain countries or regions (e.g. 43-Axis of Evil)" follow
+    the flowchart's steps 1, 2 and 7; "If the card does not contain a list of countries, ...
+    follow the priority table for that bot"; Annex IV, China bot: War Lords "Event: first control
+    uncontrolled countries, then coup d'etats". With all of Africa uncontrolled the China bot's
+    first action for War Lords' 4 OPs in Africa is Somalia, first in its Africa table (before,
+    Angola, first of the table's countries in the order of the map file)."""
+    war_lords = next(n for n, c in tables().cards.items() if c.name == "War Lords")
+    s = blank()
+    s.bots = 0b1111
+    s.access[CHINA] |= 1 << rid("AFR")
+    s.stack.clear()
+    s.push(Frame("deploy", seat=0))
+    effects.resolve_event(s, war_lords, CHINA, CHINA)
+    frame = s.top()
+    assert frame is not None and frame.kind == "ops" and frame.ops == 4
+    ids = [o.id for o in flow.frame_option_objects(s, frame)[CHINA]]
+    assert policy.choose(s, CHINA, ids, commit=False) == "pos:somalia"

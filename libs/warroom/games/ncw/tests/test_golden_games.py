@@ -80,7 +80,7 @@ def match_game(seed: int) -> tuple[int, str, str]:
 BOT_GAMES = {
     1: (918, "de57cf1d22e1ca4f", "e4c0086adb17eaa6"),
     2: (929, "9c6541287e911447", "6b48c635791b463c"),
-    3: (871, "747df57784d3d33f", "3fb57d137a86250a"),
+    3: (868, "69bb39e13a64eda0", "c2e233745760bfab"),
     7: (959, "76017cf86b659593", "4116143739f9da58"),
 }
 RANDOM_GAMES = {
