@@ -358,12 +358,16 @@ def stats_board(state: NcwState) -> Board:
 
 @lru_cache(maxsize=256)
 def _facts_with(overrides: tuple[tuple[int, int], ...]) -> dict[str, CountryFacts]:
-    """The printed facts with ORBIT overrides (index, new owner or -1) applied (shared: never mutate)."""
+    """The printed facts with ORBIT overrides (index, new owner or -1) applied (shared: never
+    mutate). A country that lost its ORBIT takes its lower rating for both blocs (Annex III,
+    Kurdish Conflict: "red bloc powers should use the blue bloc stability rating"), as
+    `ops.stability_for` does."""
     facts = dict(_facts_map())
     for index, owner in overrides:
         old = base_facts()[index]
+        stability = old.stability if owner >= 0 else dict.fromkeys(old.stability, old.lower)
         facts[old.name] = CountryFacts(
-            old.name, old.region, old.vp, POWERS[owner] if owner >= 0 else None, old.stability
+            old.name, old.region, old.vp, POWERS[owner] if owner >= 0 else None, stability
         )
     return facts
 

@@ -271,3 +271,22 @@ def test_event_ops_in_a_region_follow_the_bots_priority_table() -> None:
     assert frame is not None and frame.kind == "ops" and frame.ops == 4
     ids = [o.id for o in flow.frame_option_objects(s, frame)[CHINA]]
     assert policy.choose(s, CHINA, ids, commit=False) == "pos:somalia"
+
+
+def test_bots_read_turkeys_blue_rating_after_kurdish_conflict() -> None:
+    """Annex III, Kurdish Conflict: "Turkey stops being a US ORBIT country for the rest of the
+    game. When attempting to influence Turkey, red bloc powers should use the blue bloc stability
+    rating from now on." The core prices Turkey at 2 for Russia; the bot's board read it at 3
+    (the printed red rating) and so found no 2-OP move there, and no coup on a US-held Turkey."""
+    from warroom.games.ncw.bots.adapter import board_of
+    from warroom.games.ncw.bots.board import coup_cost
+    from warroom.games.ncw.bots.flowchart import STEPS_EVENT_OPS, Action, Spend, plan
+
+    s = blank()
+    effects.place_permanent(s, "kurdish_conflict", RUSSIA)
+    assert O.pos_cost(s, RUSSIA, cid("turkey"))[0] == 2
+    spend = Spend(ops=2, steps=STEPS_EVENT_OPS, countries=("Turkey",))
+    actions, _ = plan(board_of(s), "Russia", spend)
+    assert actions == [Action("control", "1", 2, "Turkey", "EUR")]
+    give(s, "US", "turkey")
+    assert coup_cost(board_of(s), "Turkey", "Russia") == O.coup_cost(s, RUSSIA, cid("turkey")) == 4
