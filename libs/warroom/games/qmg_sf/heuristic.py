@@ -3,7 +3,11 @@
 `evaluate(state, seat)` first finishes whatever card or combat is pending by letting
 both sides play the rule-based policy (`policy.py`, at most `HORIZON` decisions, never
 past the end of the current action), so that playing a card is judged by what it does,
-not by the card leaving the hand. The finished position is then scored for the seat as
+not by the card leaving the hand. In the seat's own Second Movement step the policy also
+ends the step, so that every option there is judged after the Supply step that follows:
+ending the step removes the side's unsupplied pieces, and scored before it, ending lost to
+any option that kept the step open (a move, a declaration of war, removing one's own
+piece), so the bot removed its own pieces one by one rather than end the step. The finished position is then scored for the seat as
 `0.5 + 0.5 * tanh(x / 10)` with
 
     x = VP lead + held-stars lead * scoring rounds left + pieces lead + 0.3 * cards lead
@@ -31,12 +35,19 @@ HORIZON = 40
 CARD, CONTINGENCY, EXPOSED = 0.3, 0.5, 0.5
 
 
-def settle(state: SfState) -> SfState:
+def _open_move2(s: SfState, seat: int | None) -> bool:
+    """Whether `seat`'s side is taking its Second Movement step with nothing else pending."""
+    return seat == s.active and s.phase == "move2" and s.top() is None
+
+
+def settle(state: SfState, seat: int | None = None) -> SfState:
     """The position once the pending card or combat is finished by the policy (a copy when
-    anything was played; the state itself when nothing is pending)."""
+    anything was played; the state itself when nothing is pending), and, when `seat`'s side
+    is in its Second Movement step, once the policy has ended that step (so the Supply step
+    has removed the unsupplied pieces)."""
     s = state
     for _ in range(HORIZON):
-        if s.over or s.top() is None:
+        if s.over or (s.top() is None and not _open_move2(s, seat)):
             break
         seat = turn.seat_to_act(s)
         options = [o for o, _ in turn.options(s)]
@@ -100,4 +111,4 @@ def side_of_card(card: int) -> int:
 
 def evaluate(state: SfState, seat: int) -> float:
     """A heuristic value in [0, 1] of the position for `seat` (1 = won)."""
-    return static_value(settle(state), seat)
+    return static_value(settle(state, seat), seat)

@@ -105,3 +105,35 @@ def test_an_exposed_victory_star_is_worth_less() -> None:
     put(guarded, "Pact", "infantry", "tobruk")
     assert exposed_stars(guarded, 0) == exposed_stars(s, 0) - 1
     assert static_value(guarded, 0) > before
+
+
+def test_second_movement_options_are_judged_after_the_step_ends() -> None:
+    """In the side's own Second Movement step every option is scored once the policy has
+    ended the step (and the Supply step has removed unsupplied pieces): scored before it,
+    ending the step lost to removing one's own piece, and the heuristic bot removed its
+    pieces one by one (seed 6502, the Axis in round 3). Now ending the step is never worse
+    than removing a piece of one's own and then ending it."""
+    from warroom.bots.position import position_for
+    from warroom.games.qmg_sf.heuristic import evaluate, settle, static_value
+
+    s = RULES.setup(6502, "standard", {})
+    bots = [HeuristicBot(seed=6502 * 97 + 1, samples=1), HeuristicBot(6502 * 97 + 2, samples=1)]
+    horizon_trap = 0
+    for _ in range(1000):
+        decision = RULES.decision(s)
+        assert decision is not None
+        seat = decision.seats[0]
+        ids = [o.id for o in decision.options[seat]]
+        choice = bots[seat].choose(position_for(RULES, s, seat, decision)).option_id
+        if decision.kind == "move2" and "done" in ids and s.active == seat:
+            after = {i: RULES.apply(s, seat, i).state for i in ids}
+            removals = [i for i in ids if i.startswith("rm")]
+            done = evaluate(after["done"], seat)
+            assert all(evaluate(after[i], seat) <= done for i in removals)
+            assert choice not in removals
+            stale = static_value(settle(after["done"]), seat)
+            horizon_trap += any(static_value(settle(after[i]), seat) > stale for i in removals)
+        s = RULES.apply(s, seat, choice).state
+        if RULES.result(s) is not None:
+            break
+    assert horizon_trap > 0
