@@ -343,6 +343,10 @@ def advance(s: NcwState, ctx: Ctx) -> None:
         handler(s, ctx)
 
 
+DEALT = 1
+"""`step` of the deploy and turn-start phases once turn 1's cards are dealt (core ruling 21)."""
+
+
 def _phase_objectives(s: NcwState, ctx: Ctx) -> None:
     if s.step == 0:
         mask = sum(1 << p for p in range(4) if s.objective_offer[p])
@@ -350,13 +354,20 @@ def _phase_objectives(s: NcwState, ctx: Ctx) -> None:
         if mask:
             s.push(Frame("keep", mask=mask))
         return
-    s.phase, s.step, s.idx = "deploy", 0, 0
+    deal_cards(s, ctx)
+    ctx.log(f"Turn {s.turn} begins")
+    s.phase, s.step, s.idx = "deploy", DEALT, 0
 
 
 def _phase_deploy(s: NcwState, ctx: Ctx) -> None:
+    """3.5: US, EU, China, Russia deploy, holding turn 1's dealt cards (7.1, core ruling 21).
+
+    The deployment keeps `step` (DEALT after `_phase_objectives`' deal) so that turn 1's
+    start does not deal again; a position stated at step 0 is dealt after it, as before.
+    """
     order = tables().setup.deployment_order
     if s.idx >= len(order):
-        s.phase, s.step, s.idx = "turn_start", 0, 0
+        s.phase, s.idx = "turn_start", 0
         return
     p = power_index(order[s.idx])
     if seam.is_bot(s, p):
@@ -385,7 +396,13 @@ def deploy(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
     ctx.log(f"{POWERS[p]} deploys option {option}")
 
 
-def _phase_turn_start(s: NcwState, ctx: Ctx) -> None:
+def deal_cards(s: NcwState, ctx: Ctx) -> None:
+    """4.1 step 1, Deal Cards (after 3.2's deck rebuild and the turn-5 access): deal each hand.
+
+    Turn 1 deals here before the initial deployment (7.1: "After the cards are dealt, it's
+    time for the initial deployment"; core ruling 21); the deal reveals cards, so no undo
+    crosses it.
+    """
     setup = tables().setup
     if s.turn in setup.deck_rebuild_turns:
         rebuild_deck(s)
@@ -402,6 +419,15 @@ def _phase_turn_start(s: NcwState, ctx: Ctx) -> None:
                 hand.append(n)
         hand.sort()
         s.hands[p] = hand
+    ctx.irreversible = True
+
+
+def _phase_turn_start(s: NcwState, ctx: Ctx) -> None:
+    """A turn's start (4.1): deal (unless turn 1 dealt before deploying), then the Initial Phase."""
+    setup = tables().setup
+    dealt = s.step == DEALT
+    if not dealt:
+        deal_cards(s, ctx)
     if s.turn == setup.objective_draw_turn:
         for p in range(4):
             if s.objective_decks[p] and not s.bots >> p & 1:
@@ -411,8 +437,8 @@ def _phase_turn_start(s: NcwState, ctx: Ctx) -> None:
     s.coups_left = [setup.coups_per_turn] * 4
     for line in seam.hooks.on_turn_start(s):
         ctx.log(line)
-    ctx.irreversible = True
-    ctx.log(f"Turn {s.turn} begins")
+    if not dealt:
+        ctx.log(f"Turn {s.turn} begins")
     s.phase, s.step, s.round = "ally_exchange", 0, 0
 
 

@@ -78,10 +78,10 @@ def match_game(seed: int) -> tuple[int, str, str]:
 
 
 BOT_GAMES = {
-    1: (918, "de57cf1d22e1ca4f", "e4c0086adb17eaa6"),
-    2: (929, "9c6541287e911447", "6b48c635791b463c"),
-    3: (868, "69bb39e13a64eda0", "c2e233745760bfab"),
-    7: (959, "76017cf86b659593", "4116143739f9da58"),
+    1: (918, "de57cf1d22e1ca4f", "99d28514498bfd38"),
+    2: (929, "9c6541287e911447", "b9ff082a7d127046"),
+    3: (868, "69bb39e13a64eda0", "979e4ce6c37ada80"),
+    7: (959, "76017cf86b659593", "17dd91f11a897052"),
 }
 RANDOM_GAMES = {
     (1001, "4p"): (438, "f1ebbcbc1b990dcd", "21ed4d5dc4fa4de0"),
