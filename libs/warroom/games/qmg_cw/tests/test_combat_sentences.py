@@ -5,6 +5,8 @@ Each docstring quotes the sentence it checks."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from warroom.games.qmg_cw import board
 from warroom.games.qmg_cw.effects import card
 from warroom.games.qmg_cw.state import NA, SOV, WEST, CwState
@@ -43,6 +45,16 @@ def _play(
     battle = _first(state, seat, ctype, nat)
     give(state, seat, "hand", [battle])
     return act(state, seat, f"play:{battle}"), seat
+
+
+def _battle(
+    pieces: list[Piece], space: str, piece: str = "army", **play: Any
+) -> tuple[CwState, int, int]:
+    """`_play` a battle card and target the Western piece (`piece`: its kind) in `space`;
+    returns the position (the defender to answer), the attacking seat and the target."""
+    state, seat = _play(pieces, **play)
+    target = pc(space, "western", piece)
+    return act(state, seat, f"x:{target}"), seat, target
 
 
 def _targets(state: CwState, seat: int) -> list[str]:
@@ -259,9 +271,7 @@ def test_air_defense_loses_an_adjacent_air_force_instead() -> None:
         ("united_kingdom", "western", "army"),
         ("united_kingdom", "western", "air"),
     ]
-    state, seat = _play(pieces)
-    west = pc("germany", "western", "army")
-    state = act(state, seat, f"x:{west}")
+    state, seat, west = _battle(pieces, "germany")
     france = pc("france", "western", "air")
     assert options(state, 1) == [f"ad:{france}", "pass"]
     state = act(state, 1, f"ad:{france}")
@@ -319,9 +329,7 @@ def test_interceptor_lets_the_battle_through_until_air_defense_again() -> None:
         ("italy", "western", "air"),
         ("east_europe", "soviet", "air"),
     ]
-    state, seat = _play(pieces)
-    west = pc("germany", "western", "army")
-    state = act(state, seat, f"x:{west}")
+    state, seat, west = _battle(pieces, "germany")
     state = act(state, 1, f"ad:{pc('france', 'western', 'air')}")
     soviet_air = pc("east_europe", "soviet", "air")
     assert options(state, seat) == [f"ic:{soviet_air}", "pass"]
@@ -627,9 +635,7 @@ def test_either_defending_teammate_may_use_air_defense() -> None:
         ("france", "western", "army"),
         ("france", "western", "air"),
     ]
-    state, seat = _play(pieces, variant="5p")
-    west = pc("germany", "western", "army")
-    state = act(state, seat, f"x:{west}")
+    state, seat, west = _battle(pieces, "germany", variant="5p")
     first, second = state.bloc_seats(WEST)
     air = pc("france", "western", "air")
     assert options(state, first) == [f"ad:{air}", "pass"] == options(state, second)
@@ -771,9 +777,7 @@ def test_the_attackers_air_force_in_the_battle_space_may_intercept() -> None:
         ("france", "western", "army"),
         ("france", "western", "air"),
     ]
-    state, seat = _play(pieces)
-    west = pc("germany", "western", "army")
-    state = act(state, seat, f"x:{west}")
+    state, seat, west = _battle(pieces, "germany")
     state = act(state, 1, f"ad:{pc('france', 'western', 'air')}")
     air = pc("germany", "soviet", "air")
     assert options(state, seat) == [f"ic:{air}", "pass"]
@@ -1083,9 +1087,7 @@ def test_any_non_aligned_air_force_may_defend_and_intercept() -> None:
         ("szechuan", "chinese", "army"),
         ("szechuan", "chinese", "air"),
     ]
-    state, seat = _play(pieces, bloc=NA, nat=3)
-    west = pc("tibet", "western", "army")
-    state = act(state, seat, f"x:{west}")
+    state, seat, west = _battle(pieces, "tibet", bloc=NA, nat=3)
     state = act(state, 1, f"ad:{pc('afghanistan', 'western', 'air')}")
     chinese = pc("szechuan", "chinese", "air")
     assert options(state, seat) == [f"ic:{chinese}", "pass"]
