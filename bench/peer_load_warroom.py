@@ -158,14 +158,20 @@ class AckCheck:
         self.conn: Any = None
         self.every, self.count, self.checked, self.ahead = 0, 0, 0, 0
 
+    async def open(self) -> None:
+        """Connect before any timed window (as load.js loads its driver at start): importing
+        psycopg and connecting inside the first paced window stalled this process's event loop
+        while moves were in flight, and their latencies counted the stall."""
+        if self.url and self.conn is None:
+            import psycopg
+
+            self.conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+
     async def after(self, game_id: str, version: int) -> None:
         self.count += 1
         if not self.every or not self.url or self.count % self.every:
             return
-        if self.conn is None:
-            import psycopg
-
-            self.conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        await self.open()
         query = f'SELECT version FROM "{self.schema}".games WHERE id = %s'
         row = await (await self.conn.execute(query, (game_id,))).fetchone()
         self.checked += 1
@@ -305,6 +311,7 @@ async def main() -> None:
     for start in range(0, len(tables), 25):
         await asyncio.gather(*(t.new_game() for t in tables[start : start + 25]))
     ack = AckCheck(args.ack_database, args.ack_schema)
+    await ack.open()
     print("READY", flush=True)
     loop = asyncio.get_running_loop()
     while True:
