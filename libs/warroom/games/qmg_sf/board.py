@@ -170,7 +170,7 @@ def place(s: SfState, piece: int, space: int, on: int = OFF) -> None:
     s.loc[piece] = space
     s.on[piece] = on
     if on < 0 and kind(piece) in (INF, TANK) and not tables().water[space]:
-        s.control[space] = side_of(piece)
+        s.set_control(space, side_of(piece))
 
 
 def move(s: SfState, piece: int, space: int, on: int = OFF) -> None:
@@ -207,7 +207,7 @@ def activate(s: SfState, country: int, side: int) -> bool:
         return False
     s.minor[country] = side
     for sp in tables().country_spaces[country]:
-        s.control[sp] = side
+        s.set_control(sp, side)
         if tables().mcf_start[sp] == 0:
             s.mcf[sp] = 0
     return True

@@ -15,7 +15,7 @@ def public_into(s: SfState, m: Any) -> None:
     m.on.extend(s.on)
     m.moved = s.moved
     m.control.extend(s.control)
-    m.step_control.extend(s.step_control)
+    m.step_control.extend(s.step_start_control())
     m.minor.extend(s.minor)
     m.mcf.extend(s.mcf)
     m.vp.extend(s.vp)
@@ -76,7 +76,10 @@ def public_of(m: Any, rng_state: int) -> SfState:
     s = SfState(variant=m.variant, rng=rng_state)
     s.round, s.active, s.phase = m.round, m.active, m.phase
     s.loc, s.on, s.moved = list(m.loc), list(m.on), m.moved
-    s.control, s.step_control = list(m.control), list(m.step_control)
+    s.control = list(m.control)
+    # a message without step_control (none recorded) leaves the current control as the start
+    pairs = zip(m.step_control, m.control, strict=False)
+    s.step_changes = {sp: then for sp, (then, now) in enumerate(pairs) if then != now}
     s.minor, s.mcf, s.vp = list(m.minor), list(m.mcf), list(m.vp)
     s.malta_depot, s.bulgaria_flag, s.extra_actions = (
         m.malta_depot,

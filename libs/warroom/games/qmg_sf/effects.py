@@ -247,7 +247,7 @@ def do_place(s: SfState, fac: int, k: int, recruit: bool, option: str, ctx: Ctx)
     piece = board.available(s, fac, k)[0]
     board.place(s, piece, sp, on)
     if recruit and not tables().water[sp]:
-        s.control[sp] = SIDE_OF_FACTION[fac]
+        s.set_control(sp, SIDE_OF_FACTION[fac])
     ctx.log(f"{'recruits' if recruit else 'deploys'} {board.piece_name(piece)} in {board.name(sp)}")
     return piece
 

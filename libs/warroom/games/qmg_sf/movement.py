@@ -122,7 +122,7 @@ def _air(s: SfState, piece: int, at: int, carrier: int, side: int, mode: str) ->
         return [
             (sp, -1)
             for sp in adjacent(s, at, side)
-            if _land_ok(s, sp, side) and s.step_control[sp] == side
+            if _land_ok(s, sp, side) and s.held_at_step_start(sp) == side
         ]
     if mode == "retreat":
         return [
@@ -146,7 +146,7 @@ def _air(s: SfState, piece: int, at: int, carrier: int, side: int, mode: str) ->
             if sp in one and carrier < 0:
                 for f in _free_fleets(s, sp, piece):
                     out.append((sp, f))
-        elif _land_ok(s, sp, side) and s.step_control[sp] == side:
+        elif _land_ok(s, sp, side) and s.held_at_step_start(sp) == side:
             out.append((sp, -1))
     return out
 

@@ -19,7 +19,7 @@ def new_state(seed: int, variant: str) -> SfState:
     s.loc = [OFF] * len(t.piece_faction)
     s.on = [OFF] * len(t.piece_faction)
     s.control = list(t.control_start)
-    s.step_control = list(s.control)
+    s.step_changes = {}
     s.minor = [NEUTRAL] * len(COUNTRIES)
     s.mcf = [n if t.country[sp] >= 0 else 0 for sp, n in enumerate(t.mcf_start)]
     for key, space in t.start:

@@ -99,7 +99,10 @@ class SfState:
     on: list[int] = field(default_factory=list)
     moved: int = 0
     control: list[int] = field(default_factory=list)
-    step_control: list[int] = field(default_factory=list)
+    step_changes: dict[int, int] = field(default_factory=dict)
+    """The control, at the beginning of the current step, of each space whose control the
+    rules changed during it (`set_control`); every other space is controlled as it was then.
+    A position edited in place between steps thus counts as the step's start."""
     minor: list[int] = field(default_factory=list)
     mcf: list[int] = field(default_factory=list)
     vp: list[int] = field(default_factory=lambda: [0, 0])
@@ -124,6 +127,20 @@ class SfState:
     unchanged, so a state edited in place is answered afresh)."""
     cached_public: tuple[tuple[object, ...], bytes] | None = None
     """The serialized public part with its `signature`, memoized by `codec.public_bytes`."""
+
+    def set_control(self, space: int, side: int) -> None:
+        """The rules' change of a space's control (its control at the step's start is kept)."""
+        if self.control[space] != side:
+            self.step_changes.setdefault(space, self.control[space])
+            self.control[space] = side
+
+    def held_at_step_start(self, space: int) -> int:
+        """The side that controlled the space at the beginning of the current step."""
+        return self.step_changes.get(space, self.control[space])
+
+    def step_start_control(self) -> list[int]:
+        """Every space's control at the beginning of the current step."""
+        return [self.held_at_step_start(sp) for sp in range(len(self.control))]
 
     def touch(self) -> None:
         """Forget the memoized options and public bytes (optional: the memo checks the
@@ -150,7 +167,7 @@ class SfState:
             tuple(self.loc),
             tuple(self.on),
             tuple(self.control),
-            tuple(self.step_control),
+            tuple(sorted(self.step_changes.items())),
             tuple(self.minor),
             tuple(self.mcf),
             tuple(self.vp),
@@ -191,7 +208,7 @@ class SfState:
             list(self.on),
             self.moved,
             list(self.control),
-            list(self.step_control),
+            dict(self.step_changes),
             list(self.minor),
             list(self.mcf),
             list(self.vp),

@@ -274,7 +274,7 @@ def start_action(s: SfState, first: bool = True) -> None:
     """
     s.phase = "action"
     if first:
-        s.step_control = list(s.control)
+        s.step_changes = {}
     s.tags.clear()
 
 
@@ -341,7 +341,7 @@ def _apply_frame(s: SfState, f: Frame, option: str, ctx: Ctx) -> None:
         if not s.stack:
             s.phase = "move1"
             s.moved = 0
-            s.step_control = list(s.control)
+            s.step_changes = {}
     elif f.kind == "fg_leave":
         left = int(option[1:])
         labelled = [c for c in tables().deck_cards[side] if cards.card(c).first_game]
@@ -391,7 +391,7 @@ def advance(s: SfState, ctx: Ctx) -> None:
             else:
                 s.phase = "move2"
                 s.moved = 0
-                s.step_control = list(s.control)
+                s.step_changes = {}
             continue
         if s.phase == "end":
             end_turn(s, ctx)
@@ -435,5 +435,5 @@ def end_turn(s: SfState, ctx: Ctx) -> None:
             return
     s.phase = "move1"
     s.moved = 0
-    s.step_control = list(s.control)
+    s.step_changes = {}
     s.tags.clear()

@@ -26,7 +26,7 @@ def blank(phase: str = "move1", active: int = 0, round_: int = 1) -> SfState:
     s.decks = [[], []]
     s.late = [[], []]
     s.phase, s.active, s.round = phase, active, round_
-    s.step_control = list(s.control)
+    s.step_changes = {}
     return s
 
 
@@ -34,7 +34,7 @@ def put(s: SfState, faction: str, kind: str, space: str, on: int = -1) -> int:
     """Place an available piece; the piece id."""
     piece = board.available(s, FACTIONS.index(faction), KINDS.index(kind))[0]
     board.place(s, piece, sp(space), on)
-    s.step_control = list(s.control)
+    s.step_changes = {}
     s.touch()
     return piece
 

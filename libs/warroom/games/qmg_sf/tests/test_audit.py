@@ -185,7 +185,7 @@ def test_sea_combat_fleet_loss_takes_its_cargo() -> None:
 def _allied_greece(phase: str = "action", active: int = AXIS) -> SfState:
     s = blank(phase=phase, active=active)
     board.activate(s, COUNTRIES.index("Greece"), ALLIES)
-    s.step_control = list(s.control)
+    s.step_changes = {}
     s.touch()
     return s
 

@@ -76,7 +76,7 @@ def test_tank_unloads_first_then_infantry_but_not_airplane() -> None:
     inf = put(s, "Pact", "infantry", "gulf_of_sidra", on=fleets[1])
     plane = put(s, "Pact", "airplane", "gulf_of_sidra", on=fleets[2])
     s.control[sp("tobruk")] = ALLIES
-    s.step_control = list(s.control)
+    s.step_changes = {}
     s.touch()
     assert move(inf, "tobruk") not in ids(s) and move(plane, "tobruk") not in ids(s)
     s = act(s, move(tank, "tobruk"))
@@ -142,3 +142,27 @@ def test_defending_factions_are_read_from_the_space_when_asked() -> None:
     beside = put(s, "USA", "airplane", "el_alamein")
     hand(s, ALLIES, 26)  # Arsenal of Democracy: Exchange (USA)
     assert {f"rm{beside}", f"ex26-{usa}", f"ex26-{beside}"} <= set(ids(s))
+
+
+def test_control_at_the_step_start_is_the_position_as_set_up() -> None:
+    """ "Your airplane cannot end its move in a land space that you did not control at the
+    beginning of the step": a position whose control is edited in place before the step's
+    first move counts as the step's start (the Axis airplane may land in Egypt handed to the
+    Axis), while a space the rules capture during the step still bars it (the Pact infantry
+    walking into Western Desert)."""
+    from warroom.games.qmg_sf.movement import destinations
+
+    s = blank("move1", AXIS)
+    plane = put(s, "Pact", "airplane", "tobruk")
+    walker = put(s, "Pact", "infantry", "benghazi")
+    put(s, "Pact", "infantry", "tobruk")
+    s.control[sp("egypt")] = AXIS
+    s.control[sp("el_alamein")] = AXIS
+    s.touch()
+    assert (sp("egypt"), -1) in destinations(s, plane, "move1")
+    assert s.control[sp("western_desert")] == AXIS
+    s.control[sp("western_desert")] = ALLIES
+    s.touch()
+    s = act(s, f"m{walker}-{sp('western_desert')}")
+    assert s.control[sp("western_desert")] == AXIS
+    assert (sp("western_desert"), -1) not in destinations(s, plane, "move1")
