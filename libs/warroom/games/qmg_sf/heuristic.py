@@ -4,11 +4,9 @@
 both sides play the rule-based policy (`policy.py`, at most `HORIZON` decisions, never
 past the end of the current action), so that playing a card is judged by what it does,
 not by the card leaving the hand. In the seat's own Second Movement step the policy also
-ends the step, so that every option there is judged after the Supply step that follows:
-ending the step removes the side's unsupplied pieces, and scored before it, ending lost to
-any option that kept the step open (a move, a declaration of war, removing one's own
-piece), so the bot removed its own pieces one by one rather than end the step. The finished position is then scored for the seat as
-`0.5 + 0.5 * tanh(x / 10)` with
+ends the step, so that every option there, ending the step included, is judged after the
+Supply step that follows it (the Supply step removes unsupplied pieces). The finished
+position is then scored for the seat as `0.5 + 0.5 * tanh(x / 10)` with
 
     x = VP lead + held-stars lead * scoring rounds left + pieces lead + 0.3 * cards lead
         + 0.5 * Contingency sides lead,

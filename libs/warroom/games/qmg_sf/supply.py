@@ -4,8 +4,8 @@ A faction's reachable set is every space connected to one of its Supply Flags th
 spaces its side controls that are occupied by its side or not interdicted: infantry,
 tanks and airplanes (transported ones too) interdict adjacent unoccupied land spaces;
 fleets and airplanes (not a carrier without one) adjacent unoccupied water spaces. MCFs
-are always supplied, carry supply, and never interdict. Allies pieces in Malta are supplied once the Malta
-Depot marker is placed.
+are always supplied, carry supply, and never interdict. Allies pieces in Malta are
+supplied once the Malta Depot marker is placed.
 """
 
 from __future__ import annotations
