@@ -147,6 +147,9 @@ class Table:
             TIMEOUT,
         )
         latency = time.perf_counter() - started
+        # The answer may come before the streams carry its version: until they do, no view
+        # held is current, so this seat does not answer the same decision twice.
+        self.head = max(self.head, answer.version)
         return latency, self.game_id, answer.version
 
 
