@@ -149,3 +149,21 @@ def seat_value(rules: Rules[Any], state: Any, seat: int, evaluator: Evaluator | 
     if result is not None:
         return game_rewards(rules, result, len(rules.seats(state)))[seat]
     return evaluator(state, seat) if evaluator is not None else 0.5
+
+
+def planned_value(
+    rules: Rules[Any], before: Any, after: Any, seat: int, evaluator: Evaluator | None
+) -> float:
+    """A seat's value of the state its option leads to: `seat_value`, or, when the game's
+    rules name follow-ups (`follow_ups(before, after, seat)`: the seat's own next options in
+    the same step that the option made possible), the best of it and of the state each
+    follow-up leads to. A second ply over the seat's own consecutive decisions, so that a plan
+    whose first move scores little alone is found; games without the hook are unchanged."""
+    value = seat_value(rules, after, seat, evaluator)
+    hook = getattr(rules, "follow_ups", None)
+    if evaluator is None or not callable(hook) or rules.result(after) is not None:
+        return value
+    for option_id in hook(before, after, seat):
+        then = rules.apply(after, seat, option_id).state
+        value = max(value, seat_value(rules, then, seat, evaluator))
+    return value

@@ -6,7 +6,9 @@ each time) and the resulting state is scored for the seat by
 
 - the terminal reward when the option ends the game (see `evaluation`);
 - else the game's evaluation hook (`Rules.evaluate(state, seat)` or a function
-  registered with `evaluation.register_evaluator`), when the game offers one;
+  registered with `evaluation.register_evaluator`), when the game offers one; when its
+  rules also name follow-ups of an option (`Rules.follow_ups`, see
+  `evaluation.planned_value`), the best of that score and of each follow-up's;
 - else the generic fallback: the mean reward of `rollouts` uniformly random
   playouts from that state.
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import time
 
-from warroom.bots.evaluation import evaluator_for, rollout, seat_value
+from warroom.bots.evaluation import evaluator_for, planned_value, rollout
 from warroom.bots.position import Bot, Choice, OptionStats, SeatPosition, only_option
 from warroom.engine.rng import Rng
 
@@ -68,7 +70,7 @@ class HeuristicBot(Bot):
                     continue
                 after = rules.apply(world, seat, option_id).state
                 if evaluator is not None or rules.result(after) is not None:
-                    value = seat_value(rules, after, seat, evaluator)
+                    value = planned_value(rules, world, after, seat, evaluator)
                 else:
                     value = (
                         sum(

@@ -12,11 +12,20 @@ position is then scored for the seat as `0.5 + 0.5 * tanh(x / 10)` with
         + 0.5 * Contingency sides lead,
 
 where a held star counts one half when it is exposed (no own piece there, an enemy
-infantry or tank next to it),
+infantry or tank next to it, and, while the side is still taking its turn, no garrison of its
+own in reach: a tank of its own next to it, or an infantry or tank of its own aboard a fleet
+next to it, which can still enter it in the side's Second Movement step),
 
 and pieces count by kind (infantry 1, tank 1.3, airplane 1.2, fleet 1.1, carrier 0.8;
 an unsupplied piece a quarter), cards are those in hand and Contingency sides are the
 unused sides left (2 per card unplayed, 1 when flipped). A finished game is 1 or 0.
+
+`follow_ups` names, for the heuristic bot's second ply (`warroom.bots.evaluation.
+planned_value`), the moves an option of the seat's own movement step made possible: an option
+there is judged by the best of its own position and of each such follow-up's, so a plan of
+two moves is found when the first scores little alone (the Example of Play's opening: a fleet
+moves into Gulf of Sidra, then the Tripoli infantry boards it, to garrison Tobruk in the
+Second Movement step).
 """
 
 from __future__ import annotations
@@ -26,11 +35,15 @@ import math
 from warroom.games.qmg_sf import board, policy, scoring, turn
 from warroom.games.qmg_sf.board import kind, side_of
 from warroom.games.qmg_sf.content import tables
-from warroom.games.qmg_sf.state import GONE, INF, OFF, TANK, Ctx, SfState
+from warroom.games.qmg_sf.state import FLEET, GONE, INF, OFF, TANK, Ctx, SfState
 from warroom.games.qmg_sf.supply import unsupplied
 
 HORIZON = 40
 CARD, CONTINGENCY, EXPOSED = 0.3, 0.5, 0.5
+TURN_PHASES = ("move1", "action", "acting", "move2")
+"""The phases of a side's turn before its Second Movement step ends."""
+FOLLOW_UPS = 8
+"""At most this many follow-up moves are looked at after one option (`follow_ups`)."""
 
 
 def _open_move2(s: SfState, seat: int | None) -> bool:
@@ -64,20 +77,70 @@ def _stars_left(s: SfState) -> int:
 
 def exposed_stars(s: SfState, side: int) -> int:
     """Victory Stars the side holds with no piece of its own there, next to an enemy
-    infantry or tank that could walk in on its next movement step."""
+    infantry or tank that could walk in on its next movement step, and out of the side's
+    own reach this turn (`garrisons_in_reach`)."""
     t = tables()
     walkers = {
         at
         for p, at in enumerate(s.loc)
         if at != OFF and side_of(p) != side and kind(p) in (INF, TANK) and s.on[p] < 0
     }
+    reach = garrisons_in_reach(s, side)
     out = 0
     for sp, star in enumerate(t.star):
         if not star or s.control[sp] != side or board.occupied_by(s, sp, side):
             continue
+        if sp in reach:
+            continue
         if any(nb in walkers for nb in board.adjacent(s, sp, 1 - side)):
             out += 1
     return out
+
+
+def garrisons_in_reach(s: SfState, side: int) -> set[int]:
+    """Land spaces the side can still enter in its own Second Movement step this turn: those
+    next to a tank of its own (that has not moved in that step yet), or next to a water space
+    where an infantry or tank of its own is aboard a fleet (to unload). Empty unless the side
+    is taking its turn and its Second Movement step has not ended."""
+    if s.over or s.active != side or s.phase not in TURN_PHASES:
+        return set()
+    out: set[int] = set()
+    for p, at in enumerate(s.loc):
+        if at == OFF or side_of(p) != side or kind(p) not in (INF, TANK):
+            continue
+        carrier = s.on[p]
+        aboard = carrier >= 0 and kind(carrier) == FLEET
+        walking = carrier < 0 and kind(p) == TANK
+        if s.phase == "move2" and s.moved >> p & 1:
+            continue
+        if aboard or walking:
+            out.update(board.adjacent(s, at, side))
+    return out
+
+
+def _same_step(before: SfState, after: SfState, seat: int) -> bool:
+    """Whether `after` is still `seat`'s own movement step of `before`, with nothing pending."""
+    return (
+        not after.over
+        and before.top() is None
+        and after.top() is None
+        and before.phase in turn.MOVE_PHASES
+        and after.phase == before.phase
+        and before.active == after.active == seat
+        and after.round == before.round
+    )
+
+
+def follow_ups(before: SfState, after: SfState, seat: int) -> list[str]:
+    """The moves worth a second look after an option of `seat`'s own movement step: when the
+    step goes on, the moves the option made possible (offered after it and not before: a
+    piece boarding the fleet that just arrived, an airplane landing where supply now reaches),
+    at most `FOLLOW_UPS`, in the order offered; none elsewhere."""
+    if not _same_step(before, after, seat):
+        return []
+    offered = {o for o, _ in turn.options(before)}
+    new = [o for o, _ in turn.options(after) if o.startswith("m") and o not in offered]
+    return new[:FOLLOW_UPS]
 
 
 def static_value(s: SfState, seat: int) -> float:

@@ -1,7 +1,8 @@
 """Quartermaster General: South Front rules: the `Rules` implementation (registered as "qmg_sf").
 
 Seat 0 plays the Axis (Germany, Pact), seat 1 the Allies (UK, USA, France).
-`evaluate` (from `heuristic.py`) is the position value used by the heuristic bot.
+`evaluate` (from `heuristic.py`) is the position value used by the heuristic bot, and
+`follow_ups` the moves its second ply looks at in a movement step.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from warroom.games.qmg_sf import board, codec, turn, views
 from warroom.games.qmg_sf.board import side_of
 from warroom.games.qmg_sf.content import tables
 from warroom.games.qmg_sf.heuristic import evaluate as evaluate
+from warroom.games.qmg_sf.heuristic import follow_ups as follow_ups
 from warroom.games.qmg_sf.setup import VARIANTS, new_state
 from warroom.games.qmg_sf.state import OFF, SIDES, Ctx, SfState
 from warroom.games.qmg_sf.v1 import qmg_sf_pb2
@@ -58,6 +60,7 @@ class SouthFrontRules(Rules[SfState]):
     game_id = "qmg_sf"
     title = "Quartermaster General: South Front"
     evaluate = staticmethod(evaluate)
+    follow_ups = staticmethod(follow_ups)
 
     def variants(self) -> Sequence[VariantInfo]:
         """Standard opening hands, or the First Game hands."""

@@ -137,3 +137,31 @@ def test_second_movement_options_are_judged_after_the_step_ends() -> None:
         if RULES.result(s) is not None:
             break
     assert horizon_trap > 0
+
+
+def test_the_axis_opening_plan_of_the_example_of_play_is_found() -> None:
+    """The Example of Play's Axis opening moves the Ionian Sea fleet into Gulf of Sidra and
+    boards the Tripoli infantry onto it (to unload into Tobruk, an empty Victory Star next to
+    the UK tank, in the Second Movement step). Neither move scores alone: the one-ply bot moved
+    a fleet to Gulf of Gabes and ended the step. Judged with its follow-ups (the boarding the
+    fleet's move made possible) and with a garrison in reach counted, the bot plays both."""
+    from warroom.bots.position import position_for
+    from warroom.games.qmg_sf.heuristic import exposed_stars, follow_ups
+    from warroom.games.qmg_sf.tests.helpers import move, pieces
+    from warroom.games.qmg_sf.tests.test_example_of_play import opening
+
+    s = opening()
+    fleet = pieces(s, "Pact", "fleet", "ionian")[0]
+    infantry = pieces(s, "Pact", "infantry", "tripoli")[0]
+    plan = [move(fleet, "gulf_of_sidra"), move(infantry, "gulf_of_sidra", fleet)]
+    exposed = exposed_stars(s, 0)
+    for step in plan:
+        decision = RULES.decision(s)
+        assert decision is not None and decision.kind == "move1"
+        choice = HeuristicBot(seed=1, samples=1).choose(position_for(RULES, s, 0, decision))
+        assert choice.option_id == step
+        after = RULES.apply(s, 0, step).state
+        if step == plan[0]:
+            assert plan[1] in follow_ups(s, after, 0)
+        s = after
+    assert exposed_stars(s, 0) == exposed - 1  # Tobruk: the infantry can unload there
