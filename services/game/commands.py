@@ -174,6 +174,7 @@ class Commands:
         try:
             stamp = await self.core.committer((live.id, live.version, change.write))
         except Conflict:
+            live.lease = None  # another replica wrote the game: take the lock again
             await self.cache.from_sql(live, live.epoch)
             reply = await self._prior_in_sql(live, answer)
             if reply is not None:

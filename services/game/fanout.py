@@ -33,18 +33,21 @@ write it misses reaches it at the stream's next 5-second check)."""
 def is_news(live: LiveGame, data: bytes | str) -> bool:
     """Whether an update message tells this replica something it does not hold: a version
     past its head, or a seat epoch other than its own. The replica's own writes (already
-    applied here before they are announced) are not news: no Redis read follows them."""
+    applied here before they are announced) are not news: no Redis read follows them. A
+    takeover of a lock lease ({"r": fence}) is news only to the lease's holder (`heard`)."""
     try:
         update = json.loads(data)
     except ValueError:
         return True
     if not isinstance(update, dict):
         return True
-    version, epoch = update.get("v"), update.get("s")
+    version, epoch, revoked = update.get("v"), update.get("s"), update.get("r")
     if isinstance(version, int):
         return version > live.version
     if isinstance(epoch, int):
         return epoch != live.epoch
+    if isinstance(revoked, str):
+        return live.lease is not None and live.lease.fence == revoked
     return True
 
 
@@ -159,6 +162,7 @@ class Fanout:
         self._subscribed.pop(game_id, None)
         self._ready.pop(game_id, None)
         self.core.hot.heard.discard(game_id)  # before Redis stops counting this replica
+        self._drop_lease(game_id)
         if self._pubsub is not None:
             await self._pubsub.unsubscribe(self.core.hot.channel(game_id))
 
@@ -189,6 +193,7 @@ class Fanout:
                 continue
             live = self.cache.games.get(game_id)
             if live is not None and is_news(live, message["data"]):
+                live.lease = None  # another replica writes the game: take its lock again
                 task = asyncio.create_task(self.cache.sync(live))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
@@ -207,10 +212,18 @@ class Fanout:
             if ready is not None:
                 ready.set()
 
+    def _drop_lease(self, game_id: str) -> None:
+        """This replica no longer hears the game's channel: its next write takes the lock."""
+        live = self.cache.games.get(game_id)
+        if live is not None:
+            live.lease = None
+
     def _resubscribing(self) -> None:
         """The pub/sub connection failed: until Redis confirms the subscriptions it renews,
         every write is announced to the channel again."""
         self.core.hot.heard.clear()
+        for game_id in self._subscribed:
+            self._drop_lease(game_id)  # a takeover may go unheard until Redis confirms again
         self._unconfirmed = dict.fromkeys(self._subscribed, 1)
         for ready in self._ready.values():
             ready.clear()

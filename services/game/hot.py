@@ -1,7 +1,8 @@
 """Redis hot state: the per-game version, the fenced writer lock, and update fan-out.
 
 Keys (under the settings' prefix): `game:{id}:v` (version), `game:{id}:lock`
-(writer lock, value = a random fence), channel `game:{id}` (pub/sub updates).
+(writer lock, value = a random fence while a write holds it, `idle:` and the fence while its
+replica keeps it as a lease between writes), channel `game:{id}` (pub/sub updates).
 Redis is a cache and a coordinator only: SQL is the truth, and losing Redis
 loses no game (the version is re-read from SQL, the lock re-created).
 
@@ -24,12 +25,27 @@ from services.game.batch import Batcher
 from services.game.metrics import BATCH
 
 # Many games in one round trip (concurrent writers of a replica are coalesced by a Batcher).
-# KEYS per game: lock, version, seat epoch. ARGV: lock ms, then one fence per game.
+# KEYS per game: lock, version, seat epoch, channel. ARGV: lock ms, then one fence per game.
+# A lock another replica holds as an idle lease ('idle:' .. its fence) is taken over at once,
+# and the takeover is announced on the game's channel ({"r": the lease's fence}), when anyone
+# subscribes to it, so that replica stops writing on its lease (it writes on a lease only
+# while it subscribes).
 _ACQUIRE = """
 local out = {}
 for i = 1, #ARGV - 1 do
-  local k = (i - 1) * 3
-  if redis.call('set', KEYS[k + 1], ARGV[i + 1], 'NX', 'PX', ARGV[1]) then
+  local k = (i - 1) * 4
+  local got = redis.call('set', KEYS[k + 1], ARGV[i + 1], 'NX', 'PX', ARGV[1])
+  if not got then
+    local held = redis.call('get', KEYS[k + 1])
+    if held and string.sub(held, 1, 5) == 'idle:' then
+      redis.call('set', KEYS[k + 1], ARGV[i + 1], 'PX', ARGV[1])
+      if redis.call('pubsub', 'numsub', KEYS[k + 4])[2] > 0 then
+        redis.call('publish', KEYS[k + 4], '{"r": "' .. string.sub(held, 6) .. '"}')
+      end
+      got = true
+    end
+  end
+  if got then
     out[i] = {1, redis.call('get', KEYS[k + 2]) or '', redis.call('get', KEYS[k + 3]) or ''}
   else
     out[i] = {0, '', ''}
@@ -39,27 +55,39 @@ return out
 """
 
 # KEYS per game: lock, version, channel. ARGV per game: fence ('' = none), version (-1 =
-# unchanged), update message ('' = none), and how many of the channel's subscribers are this
-# replica's own (0 or 1: its subscription is confirmed). The version never goes down; the
-# lock is dropped only while it holds this writer's fence; the message is published only
-# when someone other than the writer itself listens (its own watchers were woken already).
+# unchanged), update message ('' = none), how many of the channel's subscribers are this
+# replica's own (0 or 1: its subscription is confirmed), and the lease in ms (0 = none). The
+# version never goes down; while the lock holds this writer's fence (busy, or idle on its
+# lease) it is dropped, or kept as the writer's idle lease ('idle:' .. fence) for the lease's
+# ms; the message is published only when someone other than the writer itself listens (its
+# own watchers were woken already). Returns, per game, 1 when the writer holds the lease.
 _RELEASE = """
+local out = {}
 for i = 1, #KEYS / 3 do
   local k = (i - 1) * 3
-  local a = (i - 1) * 4
+  local a = (i - 1) * 5
   local version = tonumber(ARGV[a + 2])
   if version >= 0 and version > tonumber(redis.call('get', KEYS[k + 2]) or '-1') then
     redis.call('set', KEYS[k + 2], ARGV[a + 2])
   end
-  if ARGV[a + 1] ~= '' and redis.call('get', KEYS[k + 1]) == ARGV[a + 1] then
-    redis.call('del', KEYS[k + 1])
+  out[i] = 0
+  if ARGV[a + 1] ~= '' then
+    local held = redis.call('get', KEYS[k + 1])
+    if held == ARGV[a + 1] or held == 'idle:' .. ARGV[a + 1] then
+      if tonumber(ARGV[a + 5]) > 0 then
+        redis.call('set', KEYS[k + 1], 'idle:' .. ARGV[a + 1], 'PX', ARGV[a + 5])
+        out[i] = 1
+      else
+        redis.call('del', KEYS[k + 1])
+      end
+    end
   end
   if ARGV[a + 3] ~= '' and
      redis.call('pubsub', 'numsub', KEYS[k + 3])[2] > tonumber(ARGV[a + 4]) then
     redis.call('publish', KEYS[k + 3], ARGV[a + 3])
   end
 end
-return 1
+return out
 """
 
 
@@ -97,7 +125,7 @@ class Hot:
         self._acquires: Batcher[tuple[str, str], tuple[bool, int | None, int | None]] = Batcher(
             self._acquire_many, on_batch=BATCH.labels("redis_acquire").observe
         )
-        self._releases: Batcher[tuple[str, str, int, str, bool], None] = Batcher(
+        self._releases: Batcher[tuple[str, str, int, str, bool, int], bool] = Batcher(
             self._release_many, on_batch=BATCH.labels("redis_release").observe
         )
         self._inits: Batcher[tuple[str, int, int], None] = Batcher(self._init_many)
@@ -123,20 +151,25 @@ class Hot:
     ) -> list[tuple[bool, int | None, int | None]]:
         keys = []
         for game_id, _fence in items:
-            keys += [self.key(game_id, "lock"), self.key(game_id, "v"), self.key(game_id, "s")]
+            keys += [
+                self.key(game_id, "lock"),
+                self.key(game_id, "v"),
+                self.key(game_id, "s"),
+                self.channel(game_id),
+            ]
         raw = await self._acquire_script(
             keys=keys, args=[self.lock_ms, *(fence for _g, fence in items)]
         )
         return [(int(got) == 1, _int(version), _int(epoch)) for got, version, epoch in raw]
 
-    async def _release_many(self, items: list[tuple[str, str, int, str, bool]]) -> list[None]:
+    async def _release_many(self, items: list[tuple[str, str, int, str, bool, int]]) -> list[bool]:
         keys: list[str] = []
         args: list[str | int] = []
-        for game_id, fence, version, message, heard_here in items:
+        for game_id, fence, version, message, heard_here, lease_ms in items:
             keys += [self.key(game_id, "lock"), self.key(game_id, "v"), self.channel(game_id)]
-            args += [fence, version, message, int(heard_here)]
-        await self._release_script(keys=keys, args=args)
-        return [None] * len(items)
+            args += [fence, version, message, int(heard_here), lease_ms]
+        leased = await self._release_script(keys=keys, args=args)
+        return [int(flag) == 1 for flag in leased]
 
     # ---------------------------------------------------------------- per-game calls
     async def state(self, game_id: str) -> tuple[int | None, int | None]:
@@ -166,7 +199,7 @@ class Hot:
 
     async def set_version(self, game_id: str, version: int) -> None:
         """Cache a version read from SQL (never lowers it)."""
-        await self._releases((game_id, "", version, "", False))
+        await self._releases((game_id, "", version, "", False, 0))
 
     async def acquire(self, game_id: str, wait_s: float) -> tuple[str, int | None, int | None]:
         """Take the writer lock: returns (fence, cached version, seat epoch); raises LockTimeout."""
@@ -188,18 +221,21 @@ class Hot:
         fence: str,
         version: int,
         update: dict[str, Any] | None,
-    ) -> None:
-        """Publish the new version (and an update message), then drop the lock if still ours.
+        lease_ms: int = 0,
+    ) -> bool:
+        """Publish the new version (and an update message), then drop the lock if still ours,
+        or with `lease_ms` keep it as this writer's idle lease; True when the lease is held.
 
         While this replica's subscription to the game's channel is confirmed (`heard`), the
         message goes out only if another subscriber listens: the writer's own watchers were
         woken in process."""
         message = json.dumps(update) if update is not None else ""
-        await self._releases((game_id, fence, version, message, game_id in self.heard))
+        heard_here = game_id in self.heard
+        return await self._releases((game_id, fence, version, message, heard_here, lease_ms))
 
     async def unlock(self, game_id: str, fence: str) -> None:
         """Drop the lock without a new version."""
-        await self._releases((game_id, fence, -1, "", False))
+        await self._releases((game_id, fence, -1, "", False, 0))
 
     def bot_wait_key(self) -> str:
         """The sorted set of bot turns sent and not yet answered ("game:seat" -> time sent)."""

@@ -37,6 +37,15 @@ class Frame:
 
 
 @dataclass(frozen=True, slots=True)
+class Lease:
+    """The game's Redis lock kept idle by this replica between its writes (`writer.Writer`):
+    the next write here takes no lock round trip while `until` (monotonic s) is ahead."""
+
+    fence: str
+    until: float
+
+
+@dataclass(frozen=True, slots=True)
 class Rendered:
     """What one viewer sees of `frame` that nothing later changes: the packed view and the
     decision (None when nothing is pending). Shared: never modified once built."""
@@ -100,6 +109,7 @@ class LiveGame:
         self.history: deque[Frame] = deque([frame], maxlen=keep)
         self.keys: dict[tuple[int, str], Logged] = {}
         self.lock = asyncio.Lock()
+        self.lease: Lease | None = None
         self.epoch = 0
         self.touched = time.monotonic()
         self.watchers = 0

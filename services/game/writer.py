@@ -5,12 +5,19 @@ rate limit in the same round trip of latency), and catches the game up from SQL.
 compare-and-set of the commit is the real fence; `publish` sets the Redis version,
 announces the update and drops the lock in one script call. A command that does not
 publish has its lock dropped on the way out.
+
+A replica that follows a game (its pub/sub subscription to the game's channel is confirmed)
+keeps the Redis lock after its write as an idle lease: its next write of the game takes no
+lock round trip. Another replica's write takes the lease over at once, and the takeover is
+announced on the channel, so the holder stops writing on it (`fanout`); a write racing that
+announcement is still fenced by the SQL compare-and-set (ABORTED VERSION_CONFLICT).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -19,14 +26,16 @@ from services.game import errors
 from services.game.cache import GameCache
 from services.game.core import Core
 from services.game.hot import LockTimeout
-from services.game.live import LiveGame
+from services.game.live import Lease, LiveGame
 
 
 @dataclass
 class Held:
-    """A writer's hold on one game: its fence, and whether the new version was published."""
+    """A writer's hold on one game: its fence, whether it is this replica's lease (no lock
+    round trip was taken), and whether the new version was published."""
 
     fence: str
+    leased: bool = False
     published: bool = False
 
 
@@ -41,14 +50,42 @@ class Writer:
     async def hold(self, live: LiveGame, token: str | None = None) -> AsyncIterator[Held]:
         """Hold the game for one write (the token's rate limit is taken beside the lock)."""
         async with live.lock:
-            fence, version, epoch = await self._take(live.id, token)
-            held = Held(fence)
+            admitted = token is None or self.core.limiter.take_leased(token)
+            if not admitted and self._lease(live) is not None:
+                await self.core.limit(token or "")  # RESOURCE_EXHAUSTED over the limit
+                admitted = True
+            lease = self._lease(live)  # (a takeover may have been heard meanwhile)
+            if lease is not None:
+                held = Held(lease.fence, leased=True)
+            else:
+                held = await self._acquire(live, None if admitted else token)
             try:
-                await self.cache.refresh(live, version, epoch)
                 yield held
             finally:
-                if not held.published:
-                    await self.core.hot.unlock(live.id, fence)
+                if not (held.published or held.leased):
+                    await self.core.hot.unlock(live.id, held.fence)
+
+    async def _acquire(self, live: LiveGame, token: str | None) -> Held:
+        """The Redis lock (with `token`'s rate limit), and the game caught up to what Redis
+        says of it."""
+        fence, version, epoch = await self._take(live.id, token)
+        try:
+            await self.cache.refresh(live, version, epoch)
+        except BaseException:
+            await self.core.hot.unlock(live.id, fence)
+            raise
+        return Held(fence)
+
+    def _lease(self, live: LiveGame) -> Lease | None:
+        """This replica's lease of the game while it may write on it: before its time is up,
+        and while the game's channel is heard here (so a takeover would be)."""
+        lease = live.lease
+        if lease is None or lease.until <= time.monotonic():
+            return None
+        if live.id not in self.core.hot.heard:
+            live.lease = None
+            return None
+        return lease
 
     async def _take(self, game_id: str, token: str | None) -> tuple[str, int | None, int | None]:
         """The Redis lock (fence, cached version, seat epoch); ABORTED GAME_BUSY on timeout."""
@@ -79,6 +116,17 @@ class Writer:
     async def publish(
         self, live: LiveGame, held: Held, version: int, message: dict[str, Any]
     ) -> None:
-        """Set the Redis version, announce the update, drop the lock (after the commit)."""
-        await self.core.hot.release(live.id, held.fence, version, message)
+        """Set the Redis version, announce the update, and drop the lock or keep it as this
+        replica's lease (after the commit)."""
+        lease_ms = self._lease_ms(live)
+        sent = time.monotonic()
+        leased = await self.core.hot.release(live.id, held.fence, version, message, lease_ms)
         held.published = True
+        live.lease = Lease(held.fence, sent + lease_ms / 2000) if leased else None
+
+    def _lease_ms(self, live: LiveGame) -> int:
+        """How long to keep the lock as a lease after this write (0: drop it): only while the
+        game goes on and this replica hears its channel."""
+        if live.result is not None or live.id not in self.core.hot.heard:
+            return 0
+        return self.core.settings.game_lease_ms

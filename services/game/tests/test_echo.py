@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 from collections.abc import AsyncIterator
 from typing import Any
@@ -129,9 +130,14 @@ async def test_writes_reach_another_replica_watching_the_game(
             await here.until(version)
             await there.until(version)  # b learns of a's write only through the channel
             assert len(await published(spy)) == 1
+            lease = a.authority.games[gid].lease
+            assert lease is not None  # a follows the game: it keeps the lock between writes
             version = await move(b, gid, tokens, rng)
             await here.until(version)
-            assert len(await published(spy)) == 1
+            # b took a's lease over (announced to a), then wrote (announced: a listens)
+            seen = await published(spy)
+            assert len(seen) == 2 and json.loads(seen[0]) == {"r": lease.fence}
+            assert json.loads(seen[1])["v"] == version
             here.stop()
             there.stop()
     finally:
