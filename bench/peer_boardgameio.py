@@ -544,10 +544,11 @@ def floors(
         f" **{fmt(stream_cpu, 3)} ms per streamed message**. A Warroom move is one such unary"
         " call (SubmitAction) plus a message on each seat's WatchGame stream, so gRPC's own"
         f" share of a move is about {fmt(transport, 2)} ms, and per game (about 13 moves) a"
-        " CreateGame and two stream openings; besides gRPC it costs two Redis round trips (the"
-        " fenced lock; then version, announcement and unlock in one script; the announcement"
-        " is not published while no other replica subscribes), one SQL statement through a"
-        " worker thread"
+        " CreateGame and two stream openings; besides gRPC it costs one Redis round trip"
+        " (version, announcement and the lock kept as the replica's lease in one script; the"
+        " announcement is not published while no other replica subscribes; a game's first"
+        " move, and one in about 8 of a seat's for its rate limit, take one more), one SQL"
+        " statement through a worker thread"
         " (`quickcommit`: log row, head, seats, and a result or snapshot when there is one),"
         " the rules' apply and the two seats' views (each rendered once per version,"
         " `views.render`).",
@@ -573,9 +574,10 @@ def floors(
     if wp99 > 0.5 * bp99:
         shortfalls.append(
             f"- **Paced p99**: the target is {fmt(0.5 * bp99)} ms (0.5x boardgame.io's"
-            f" {fmt(bp99)}); each Warroom move waits on three other processes in turn (Redis,"
-            " PostgreSQL with its WAL flush: a lone commit took"
-            f" p99 {bench.flush[1] * 1e3:.1f} ms at the start, Redis again), and at load"
+            f" {fmt(bp99)}); each Warroom move waits on other processes in turn (Redis for"
+            " the lock when the replica holds no lease of the game, PostgreSQL with its WAL"
+            f" flush: a lone commit took p99 {bench.flush[1] * 1e3:.1f} ms at the start, then"
+            " Redis for the version and announcement), and at load"
             f" {min(loads):.1f}-{max(loads):.1f} on 2 cores each wake-up may wait for a core;"
             " boardgame.io as shipped answers before its write."
         )
