@@ -31,8 +31,9 @@ node key (opponent moves are treated as observed once played).
 Games with a rollout policy (see `policies`; New Cold War: the official flowchart). The search
 is then rollout policy improvement at the root (`_PolicySearch`): every iteration is one playout
 in which every seat plays the policy after the searching seat's root option, cut at the policy's
-epoch (or the end) and scored by the evaluation. Root options share determinizations round by
-round, so they are compared on paired samples; the policy's own option is the baseline (its
+epoch (or the end) and scored by the evaluation (the policy's own `evaluator` when it names
+one, for the priors too). Root options share determinizations round by round, so they are
+compared on paired samples; the policy's own option is the baseline (its
 prior; or, for a policy whose `baseline` is "prior", e.g. QMG: The Cold War, the option the
 evaluation scores best one step ahead, the heuristic bot's choice; the priors are averaged
 over the policy's `prior_worlds` determinizations), the others enter by
@@ -235,7 +236,7 @@ class _PolicySearch:
         self.rng = rng
         self.policy = policy
         self.max_steps = max_steps
-        self.evaluator = evaluator_for(position.rules)
+        self.evaluator = policy.evaluator or evaluator_for(position.rules)
         self.baseline = ""
         self.arms: dict[str, _Arm] = {}
 

@@ -56,10 +56,15 @@ class RolloutPolicy:
     """Determinizations the root's evaluation priors are averaged over (the first is also the
     first screening world); with baseline "prior" the baseline is the best mean, the choice of
     a heuristic bot with as many samples."""
+    evaluator: Evaluator | None = None
+    """The search's value of unfinished positions, for its priors and its playouts' leaves
+    (None: the game's evaluation, `evaluation.evaluator_for`)."""
 
     def verifier(self) -> RolloutPolicy:
         """The same policy, stopping at the long epoch (None: at the end of the game)."""
-        return RolloutPolicy(self.choose, self.long_epoch, 1, reply=self.reply)
+        return RolloutPolicy(
+            self.choose, self.long_epoch, 1, reply=self.reply, evaluator=self.evaluator
+        )
 
 
 _POLICIES: dict[str, RolloutPolicy] = {}

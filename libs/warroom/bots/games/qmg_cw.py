@@ -20,6 +20,11 @@ heuristic's play and departs from it only on paired evidence; a departure is ver
 playouts to the next Scoring Phase.
 
 The root's priors, and so the baseline, are averaged over `PRIOR_WORLDS` determinizations.
+The search scores positions with `heuristic.evaluate_with_draws` (the policy's `evaluator`):
+the heuristic's value with every hand valued as its Draw step leaves it, so a card spent costs
+its worth less the card drawn in its place, and a Build Army card with every Army built is
+worth little (the heuristic bot keeps `evaluate`). At 60 iterations against the heuristic:
+76.5% (seeds 5805-5906), against 68.6% with `evaluate` (5703-5804; docs/benchmarks.md).
 Playouts through both other Blocs' turns whose other Blocs chose their Air and Action cards by
 one ply of the evaluation (as the heuristic bot does; commit 457bb29) cost 25.6 CPU s a game at
 30 iterations, three times the shipped search, and were stopped after 16 games (9 won).
@@ -30,9 +35,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from warroom.bots.evaluation import register_rewards
+from warroom.bots.evaluation import Evaluator, register_rewards
 from warroom.bots.policies import RolloutPolicy, register_policy
 from warroom.engine.model import Result
+from warroom.games.qmg_cw.heuristic import evaluate_with_draws
 
 TURNS = 1
 """Changes of the Bloc taking its turn a screening playout runs through (1: to the end of the
@@ -51,11 +57,22 @@ def policy_choice(state: Any, seat: int, options: Sequence[str]) -> str:
     return choose(state, seat, options)
 
 
-def search_policy(turns: int = TURNS, prior_worlds: int = PRIOR_WORLDS) -> RolloutPolicy:
+def search_policy(
+    turns: int = TURNS,
+    prior_worlds: int = PRIOR_WORLDS,
+    evaluator: Evaluator | None = evaluate_with_draws,
+) -> RolloutPolicy:
     """The Cold War's rollout policy: playouts through `turns` changes of the Bloc taking its
-    turn, and the determinizations the root's priors (so its baseline) are averaged over."""
+    turn, the determinizations the root's priors (so its baseline) are averaged over, and the
+    search's value of positions (None: the game's `evaluate`, the heuristic bot's)."""
     return RolloutPolicy(
-        policy_choice, epoch, turns, scoring_period, "prior", prior_worlds=prior_worlds
+        policy_choice,
+        epoch,
+        turns,
+        scoring_period,
+        "prior",
+        prior_worlds=prior_worlds,
+        evaluator=evaluator,
     )
 
 

@@ -116,15 +116,21 @@ def test_cold_war_rewards_only_winning() -> None:
 
 
 class _Counting(ColdWarRules):
-    """Cold War rules whose evaluation counts its calls (and may be turned upside down)."""
+    """Cold War rules whose search policy's evaluation (`evaluate_with_draws`) counts its calls
+    (and may be turned upside down)."""
 
     def __init__(self, invert: bool = False) -> None:
+        from dataclasses import replace
+
+        from warroom.bots.games.qmg_cw import search_policy
+
         self.calls = 0
         self.invert = invert
+        self.rollout_policy = replace(search_policy(), evaluator=self.search_value)
 
-    def evaluate(self, state: CwState, seat: int) -> float:
+    def search_value(self, state: CwState, seat: int) -> float:
         self.calls += 1
-        value = heuristic.evaluate(state, seat)
+        value = heuristic.evaluate_with_draws(state, seat)
         return 1.0 - value if self.invert else value
 
 
@@ -149,10 +155,13 @@ def _action_position(rules: Any) -> Any:
 
 def test_cold_war_ismcts_searches_with_the_evaluation() -> None:
     """ISMCTS on Cold War plays the rule-based policy in its playouts, scores them and its
-    root priors with the game's evaluation, and starts from the option the evaluation
-    prefers: with the evaluation upside down the baseline and the answer change."""
+    root priors with its policy's evaluation (`evaluate_with_draws`, the game's evaluation
+    with hands valued as the Draw step leaves them), and starts from the option that
+    evaluation prefers: with it upside down, in the same position, the baseline and the
+    answer change."""
     policy = policy_for(CW)
     assert policy is not None and policy.baseline == "prior"
+    assert policy.evaluator is heuristic.evaluate_with_draws
     normal = _Counting()
     position = _action_position(normal)
     choice = IsmctsBot(Budget(iterations=40), seed=3).choose(position)
@@ -191,10 +200,17 @@ def test_cold_war_playouts_stop_after_the_blocs_turn_unless_told_to_go_on() -> N
     assert scored[-1].active == bloc and scored[-1].round == state.round + 1
 
 
+class _Draws(ColdWarRules):
+    """Cold War rules whose evaluation is the search's (`evaluate_with_draws`)."""
+
+    def evaluate(self, state: CwState, seat: int) -> float:
+        return heuristic.evaluate_with_draws(state, seat)
+
+
 def test_cold_war_baseline_is_the_heuristic_choice_over_several_worlds() -> None:
     """The Cold War search's baseline averages its one-step priors over `PRIOR_WORLDS` (4)
-    determinizations: in Action steps where the 1-sample heuristic bot chooses otherwise, it is
-    the 4-sample heuristic's choice."""
+    determinizations: in Action steps where the 1-sample heuristic bot on the search's
+    evaluation chooses otherwise, it is the 4-sample choice on that evaluation."""
     from warroom.bots.games import qmg_cw
 
     assert qmg_cw.PRIOR_WORLDS == 4
@@ -207,8 +223,9 @@ def test_cold_war_baseline_is_the_heuristic_choice_over_several_worlds() -> None
         seat = decision.seats[0]
         position = position_for(CW, state, seat, decision, "3p")
         if step in (185, 215, 240):
-            one = HeuristicBot(seed=1, samples=1).choose(position).option_id
-            four = HeuristicBot(seed=1, samples=4).choose(position).option_id
+            drawn = position_for(_Draws(), state, seat, decision, "3p")
+            one = HeuristicBot(seed=1, samples=1).choose(drawn).option_id
+            four = HeuristicBot(seed=1, samples=4).choose(drawn).option_id
             differ += one != four
             assert IsmctsBot(Budget(iterations=1), seed=1).choose(position).notes["policy"] == four
         state = CW.apply(state, seat, walker.choose(position).option_id).state
