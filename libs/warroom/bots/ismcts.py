@@ -58,8 +58,8 @@ from warroom.bots.evaluation import (
     Evaluator,
     evaluator_for,
     game_rewards,
+    planned_value,
     rollout,
-    seat_value,
     state_values,
 )
 from warroom.bots.policies import (
@@ -287,8 +287,10 @@ class _PolicySearch:
         return count > 0 and total > 0.0, played
 
     def _priors(self, world: Any, decision: Decision | None, ids: list[str]) -> dict[str, float]:
-        """Each option's evaluation one step ahead, averaged over `prior_worlds` worlds (the
-        given one first) in which it is legal; the baseline of a "policy" search scores 0."""
+        """Each option's evaluation one step ahead (or, where the rules name follow-ups, the
+        best of it and of the moves it made possible: `evaluation.planned_value`), averaged
+        over `prior_worlds` worlds (the given one first) in which it is legal; the baseline of
+        a "policy" search scores 0."""
         rules, seat = self.position.rules, self.position.seat
         totals, counts = dict.fromkeys(ids, 0.0), dict.fromkeys(ids, 0)
         for n in range(max(1, self.policy.prior_worlds)):
@@ -300,7 +302,7 @@ class _PolicySearch:
                 if decision.find(seat, option_id) is None:
                     continue
                 after = rules.apply(world, seat, option_id).state
-                totals[option_id] += seat_value(rules, after, seat, self.evaluator)
+                totals[option_id] += planned_value(rules, world, after, seat, self.evaluator)
                 counts[option_id] += 1
         return {i: totals[i] / counts[i] if counts[i] else 0.0 for i in ids}
 

@@ -10,9 +10,8 @@ side taking its turn), so both sides see the reply to what they did (the round e
 Allied playout before the Axis replied), and the evaluation scores the state reached; a
 departure from the baseline is verified with playouts to the next scoring round. The root's
 baseline is the option the evaluation prefers one step ahead on average over `PRIOR_WORLDS`
-determinizations (the choice of the heuristic bot with as many samples, except in movement
-steps: the search's priors do not take the heuristic bot's second ply over the moves an option
-made possible, `heuristic.follow_ups`).
+determinizations (the choice of the heuristic bot with as many samples: in movement steps
+with its second ply over the moves an option made possible, `heuristic.follow_ups`).
 In playouts the other side's Action step is its one-ply choice among its cards to play and
 the policy's own option (`card_reply`), and movement steps walk land pieces into Victory
 Stars (`walking_choice`).

@@ -264,6 +264,28 @@ def test_south_front_ismcts_scores_playouts_with_the_evaluation() -> None:
     assert searched >= 3 and rules.calls > 0
 
 
+def test_south_front_search_baseline_plans_the_example_of_play_opening() -> None:
+    """The search's priors take the follow-ups of a movement option as the heuristic bot
+    does, so its baseline, which it answers in movement steps without playouts, is the Example
+    of Play's Axis opening: the Ionian Sea fleet into Gulf of Sidra, then the Tripoli infantry
+    aboard it (one ply alone, a fleet moved to Gulf of Gabes)."""
+    from warroom.games.qmg_sf.tests.helpers import move, pieces
+    from warroom.games.qmg_sf.tests.test_example_of_play import opening
+
+    rules = SouthFrontRules()
+    state = opening()
+    fleet = pieces(state, "Pact", "fleet", "ionian")[0]
+    infantry = pieces(state, "Pact", "infantry", "tripoli")[0]
+    for step in (move(fleet, "gulf_of_sidra"), move(infantry, "gulf_of_sidra", fleet)):
+        decision = rules.decision(state)
+        assert decision is not None and decision.kind == "move1"
+        choice = IsmctsBot(Budget(iterations=40), seed=1).choose(
+            position_for(rules, state, 0, decision)
+        )
+        assert choice.option_id == step and choice.notes["policy"] == step
+        state = rules.apply(state, 0, step).state
+
+
 def test_three_bloc_arena_seats_each_spec_alone_on_every_bloc() -> None:
     """The arena's 3-player Cold War seatings: 6, each spec alone on each Bloc once."""
     patterns = seat_patterns(CW, "3p")
