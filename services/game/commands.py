@@ -30,6 +30,11 @@ log = get_logger("game.commands")
 Reply = tuple[int, game_pb2.SeatView | None]
 
 
+class LeaseLost(Exception):
+    """A write on this replica's lease lost the SQL compare-and-set: another replica took
+    the lease over and wrote first (`submit` answers again under the lock)."""
+
+
 @dataclass
 class Change:
     """An applied answer not yet committed: the new frame, its log row and what goes with it."""
@@ -69,15 +74,28 @@ class Commands:
         live = await self.cache.get(game_id)
         seat, as_bot = await self.callers.actor(live, token, "act")
         answer = Answer(seat, expected_version, decision_id, option_id, key, with_view)
+        try:
+            return await self._submit(live, answer, as_bot, token)
+        except LeaseLost:
+            # another replica wrote the game while this one wrote on its lease: answer again
+            # on the game as SQL now holds it, as the lock would have ordered the two (the
+            # rate limit was paid)
+            return await self._submit(live, answer, as_bot, None)
+
+    async def _submit(
+        self, live: LiveGame, answer: Answer, as_bot: bool, token: str | None
+    ) -> Reply:
+        """One attempt of `submit` under the write fence."""
         async with self.writer.hold(live, token) as held:
             reply = await self._validate(live, answer, as_bot)
             if reply is not None:
                 return reply
             change = self._apply(live, answer)
-            reply = await self._commit(live, answer, change)
+            reply = await self._commit(live, answer, change, held.leased)
             if reply is not None:
                 return reply
             await self.writer.publish(live, held, change.frame.version, update_message(change.row))
+        game_id, seat = live.id, answer.seat
         metrics.ACTIONS.labels(live.row.rules_id).inc()
         if live.result is not None:
             await self.cache.mark_finished(live)
@@ -169,8 +187,11 @@ class Commands:
             write.snapshot = convert.snapshot(live.rules, step.state)
         return Change(frame, row, write, plan)
 
-    async def _commit(self, live: LiveGame, answer: Answer, change: Change) -> Reply | None:
-        """Append durably (group commit); on a lost race, the key's original reply or ABORTED."""
+    async def _commit(
+        self, live: LiveGame, answer: Answer, change: Change, leased: bool
+    ) -> Reply | None:
+        """Append durably (group commit); on a lost race, the key's original reply, or
+        `LeaseLost` when written on this replica's lease, or ABORTED."""
         try:
             stamp = await self.core.committer((live.id, live.version, change.write))
         except Conflict:
@@ -179,6 +200,8 @@ class Commands:
             reply = await self._prior_in_sql(live, answer)
             if reply is not None:
                 return reply
+            if leased:
+                raise LeaseLost from None
             metrics.REJECTS.labels("ABORTED").inc()
             raise errors.aborted(
                 "VERSION_CONFLICT",

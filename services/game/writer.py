@@ -10,7 +10,8 @@ A replica that follows a game (its pub/sub subscription to the game's channel is
 keeps the Redis lock after its write as an idle lease: its next write of the game takes no
 lock round trip. Another replica's write takes the lease over at once, and the takeover is
 announced on the channel, so the holder stops writing on it (`fanout`); a write racing that
-announcement is still fenced by the SQL compare-and-set (ABORTED VERSION_CONFLICT).
+announcement is still fenced by the SQL compare-and-set, and `commands` answers it again
+under the lock.
 """
 
 from __future__ import annotations

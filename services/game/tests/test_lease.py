@@ -135,47 +135,93 @@ async def test_another_replica_takes_the_lease_over_at_once(settings: Settings) 
         await b.stop()
 
 
-async def test_a_write_on_a_lease_lost_unheard_is_fenced_by_sql(replica: Replica) -> None:
-    """Another writer's row reached SQL and the holder heard nothing of it (the takeover's
-    announcement still on its way): the holder's write on its stale lease loses the SQL
-    compare-and-set, is refused ABORTED, and its lease ends; the other row stands."""
-    created = await create(replica.stub, replica.settings, seed=13)
+async def _lose_lease_unheard(
+    replica: Replica, seed: int, same_seat: bool
+) -> tuple[Any, list[str], Referee, int, int, str, asyncio.Task[None]]:
+    """Play until two seats owe one decision, with the lease held; then another writer's
+    answer of one of them reaches SQL unheard (its takeover's announcement still on its way).
+    Returns (the live game, tokens, referee, the version before that answer, the seat that
+    answers next on the stale lease: the same seat or the other one, its old fence, the
+    watcher that makes the replica follow the game)."""
+    created = await create(replica.stub, replica.settings, seed=seed)
     gid, tokens = created.game_id, list(created.seat_tokens)
     watcher = await _follow(replica, gid, tokens[0])
-    referee, rng = Referee("toy", 13, "duel"), random.Random(5)
-    try:
+    referee, rng = Referee("toy", seed, "duel"), random.Random(seed)
+    await _move(replica, gid, tokens, referee, rng)
+    while len((pending := referee.state().pending).options) < 2:  # type: ignore[union-attr]
         await _move(replica, gid, tokens, referee, rng)
-        live = replica.authority.games[gid]
-        lease = live.lease
-        assert lease is not None and live.version == 1
-        # the other writer: a legal move at version 2, straight into SQL
-        state = referee.state()
-        assert state.pending is not None
-        seat = sorted(state.pending.options)[0]
-        option = state.pending.options[seat][0].id
-        row = {
-            "seat": seat,
-            "kind": "option",
-            "decision_id": state.pending.id,
-            "option_id": option,
-            "expected_version": 1,
-        }
+    live = replica.authority.games[gid]
+    version, lease = live.version, live.lease
+    assert lease is not None and pending is not None
+    other = sorted(pending.options)[0]
+    option = pending.options[other][0].id
+    row = {
+        "seat": other,
+        "kind": "option",
+        "decision_id": pending.id,
+        "option_id": option,
+        "expected_version": version,
+    }
+    store = replica.authority.core.store
+    await asyncio.to_thread(store.append, gid, version, Append(action=row))
+    referee.actions.append(Action(other, option))
+    live.lease = Lease(lease.fence, time.monotonic() + 60)  # the takeover still unheard
+    seat = other if same_seat else 1 - other
+    return live, tokens, referee, version, seat, lease.fence, watcher
+
+
+async def test_a_write_on_a_lease_lost_unheard_is_ordered_after_the_other(
+    replica: Replica,
+) -> None:
+    """The holder's write on its stale lease loses the SQL compare-and-set; it is answered
+    again under the lock on the game as SQL holds it, as the lock would have ordered the two:
+    the other seat of a simultaneous decision still answers, after the other row."""
+    live, tokens, referee, version, seat, fence, watcher = await _lose_lease_unheard(
+        replica, 15, same_seat=False
+    )
+    try:
+        view = await replica.stub.GetView(
+            game_pb2.GetViewRequest(game_id=live.id, token=tokens[seat])
+        )
+        assert view.view.version == version  # Redis does not know the other row either
+        option = view.view.decision.options[0]
+        reply = await answer(replica.stub, live.id, tokens[seat], view.view, option)
+        assert reply.version == version + 2
+        referee.actions.append(Action(seat, option.id))
         store = replica.authority.core.store
-        await asyncio.to_thread(store.append, gid, 1, Append(action=row))
-        view = (
-            await replica.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=tokens[seat]))
-        ).view
-        live.lease = Lease(lease.fence, time.monotonic() + 60)  # still unheard
+        assert await asyncio.to_thread(store.head, live.id) == version + 2
+        assert live.lease is not None and live.lease.fence != fence  # taken again by lock
+        for s, token in enumerate(tokens):
+            now = await replica.stub.GetView(game_pb2.GetViewRequest(game_id=live.id, token=token))
+            referee.check_view(now.view, s)
+    finally:
+        watcher.cancel()
+
+
+async def test_a_write_on_a_lease_lost_unheard_is_refused_when_its_turn_passed(
+    replica: Replica,
+) -> None:
+    """The same, when the other row was this very seat's answer: answered again on the
+    game as SQL holds it, it is refused (the seat's turn passed) and nothing is written."""
+    live, tokens, referee, version, seat, _fence, watcher = await _lose_lease_unheard(
+        replica, 15, same_seat=True
+    )
+    try:
+        view = await replica.stub.GetView(
+            game_pb2.GetViewRequest(game_id=live.id, token=tokens[seat])
+        )
         with pytest.raises(grpc.aio.AioRpcError) as refused:
-            await answer(replica.stub, gid, tokens[seat], view, view.decision.options[-1])
-        assert status_of(refused.value) == (grpc.StatusCode.ABORTED, "VERSION_CONFLICT")
-        assert live.lease is None and live.version == 2
-        referee.actions.append(Action(seat, option))
-        assert await asyncio.to_thread(store.head, gid) == 2
-        now = (
-            await replica.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=tokens[seat]))
-        ).view
-        referee.check_view(now, seat)
+            await answer(
+                replica.stub, live.id, tokens[seat], view.view, view.view.decision.options[-1]
+            )
+        assert status_of(refused.value) == (grpc.StatusCode.ABORTED, "STALE_VERSION")
+        store = replica.authority.core.store
+        assert await asyncio.to_thread(store.head, live.id) == version + 1
+        assert live.version == version + 1
+        now = await replica.stub.GetView(
+            game_pb2.GetViewRequest(game_id=live.id, token=tokens[seat])
+        )
+        referee.check_view(now.view, seat)
     finally:
         watcher.cancel()
 
