@@ -120,9 +120,10 @@ class Settings(BaseSettings):
     # Lifetime of the Redis per-game writer lock (milliseconds).
     game_lock_ms: int = 5000
     # A replica that follows a game keeps its lock between writes as an idle lease this long
-    # (milliseconds; renewed by each write, used for half of it; 0: no lease). Another
-    # replica's write takes the lease over at once.
-    game_lease_ms: int = 5000
+    # (milliseconds; renewed by each write, used for half of it, so a player's think time
+    # between moves is covered; 0: no lease). Another replica's write takes the lease over at
+    # once, and a replica that dies leaves it to be taken over, so a long lease costs none.
+    game_lease_ms: int = 30_000
     # A bot turn still unanswered this long after it was sent is sent again (lost task), by
     # the beat task `warroom.game.resend_bot_turns`, which runs every `game_bot_sweep_seconds`,
     # and by every replica's SQL sweep. Short enough that a whole worker SIGKILLed mid-turn
