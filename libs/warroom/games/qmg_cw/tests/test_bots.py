@@ -36,7 +36,13 @@ def test_the_search_values_a_hand_as_the_draw_step_leaves_it() -> None:
     from warroom.games.qmg_cw.tests.helpers import cid, give, scenario
 
     west = 1
-    spaces = ("united_states", "canada", "central_america", "south_america", "united_kingdom")
+    spaces: tuple[str, ...] = (
+        "united_states",
+        "canada",
+        "central_america",
+        "south_america",
+        "united_kingdom",
+    )
     spaces += ("france", "spain", "italy", "germany", "scandinavia")
     armies = [(s, "western", "army") for s in spaces]
     armies += [(s, "soviet", "army") for s in ("moscow", "ukraine", "urals", "siberia")]
@@ -53,6 +59,7 @@ def test_the_search_values_a_hand_as_the_draw_step_leaves_it() -> None:
     assert heuristic.hand_after_draw(player, spent) == pytest.approx(held + 4 * deck_mean)
     discard = RULES.apply(state, west, f"discard:{build}").state
     skip = RULES.apply(state, west, "pass").state
-    assert [RULES.decision(s).kind for s in (discard, skip)] == ["esp_step", "esp_step"]
+    decisions = [RULES.decision(s) for s in (discard, skip)]
+    assert [d.kind if d else None for d in decisions] == ["esp_step", "esp_step"]
     assert heuristic.evaluate_with_draws(discard, west) > heuristic.evaluate_with_draws(skip, west)
     assert heuristic.evaluate(discard, west) < heuristic.evaluate(skip, west)
