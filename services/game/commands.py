@@ -95,12 +95,11 @@ class Commands:
             if reply is not None:
                 return reply
             await self.writer.publish(live, held, change.frame.version, update_message(change.row))
-        game_id, seat = live.id, answer.seat
         metrics.ACTIONS.labels(live.row.rules_id).inc()
         if live.result is not None:
             await self.cache.mark_finished(live)
         if as_bot:
-            await self.core.hot.bot_turn_done(game_id, seat)
+            await self.core.hot.bot_turn_done(live.id, answer.seat)
         await self.owed.dispatch(live, change.plan)
         return change.frame.version, self._view(live, answer, change.frame)
 

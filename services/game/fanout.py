@@ -34,7 +34,7 @@ def is_news(live: LiveGame, data: bytes | str) -> bool:
     """Whether an update message tells this replica something it does not hold: a version
     past its head, or a seat epoch other than its own. The replica's own writes (already
     applied here before they are announced) are not news: no Redis read follows them. A
-    takeover of a lock lease ({"r": fence}) is news only to the lease's holder (`heard`)."""
+    takeover of a lock lease ({"r": fence}) is news only to the replica holding that lease."""
     try:
         update = json.loads(data)
     except ValueError:
