@@ -150,7 +150,9 @@ async def test_client_deadline_reaches_upstream(canned: tuple[Canned, RunningGat
     assert caught.value.code is Code.DEADLINE_EXCEEDED
     assert time.monotonic() - began < 5
     remaining = server.seen[-1][3]
-    assert remaining is not None and remaining <= 0.4
+    # gRPC's wire timeout is rounded up to its unit, so the upstream may see a hair over 0.4 s
+    # (0.4007 seen); the gateway's own 30 s default would be far above this bound.
+    assert remaining is not None and remaining <= 0.41
 
 
 async def test_json_stream(stack: Stack) -> None:
