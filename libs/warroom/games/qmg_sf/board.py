@@ -49,19 +49,33 @@ def is_adjacent(s: SfState, a: int, b: int, side: int) -> bool:
     return any(other == b and s.control[anchor] == side for anchor, other in _strait_partners()[a])
 
 
+_PIECES: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
+
+
+def pieces() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Per piece: its side, its faction and its kind, read once from the content tables (the
+    hot loops of the rules and bots index these tuples instead of calling per piece)."""
+    global _PIECES
+    if _PIECES is None:
+        t = tables()
+        sides = tuple(SIDE_OF_FACTION[f] for f in t.piece_faction)
+        _PIECES = (sides, t.piece_faction, t.piece_kind)
+    return _PIECES
+
+
 def side_of(piece: int) -> int:
     """The side a piece belongs to."""
-    return SIDE_OF_FACTION[tables().piece_faction[piece]]
+    return (_PIECES or pieces())[0][piece]
 
 
 def faction(piece: int) -> int:
     """A piece's faction."""
-    return tables().piece_faction[piece]
+    return (_PIECES or pieces())[1][piece]
 
 
 def kind(piece: int) -> int:
     """A piece's kind."""
-    return tables().piece_kind[piece]
+    return (_PIECES or pieces())[2][piece]
 
 
 def pieces_at(s: SfState, space: int) -> list[int]:

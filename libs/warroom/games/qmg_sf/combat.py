@@ -122,7 +122,8 @@ def attack_targets(s: SfState, fac: int, src: int) -> list[int]:
 def all_attacks(s: SfState, side: int) -> list[tuple[int, int, int]]:
     """Every (faction, source, target) attack a side may make now."""
     out = []
-    sources = sorted({at for p, at in enumerate(s.loc) if at != OFF and side_of(p) == side})
+    sides = board.pieces()[0]
+    sources = sorted({at for p, at in enumerate(s.loc) if at != OFF and sides[p] == side})
     for fac in range(len(FACTIONS)):
         if SIDE_OF_FACTION[fac] != side:
             continue

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 
 from warroom.games.qmg_sf import board, policy, scoring, turn
-from warroom.games.qmg_sf.board import kind, side_of
+from warroom.games.qmg_sf.board import pieces
 from warroom.games.qmg_sf.content import tables
 from warroom.games.qmg_sf.state import FLEET, GONE, INF, OFF, TANK, Ctx, SfState
 from warroom.games.qmg_sf.supply import unsupplied
@@ -80,10 +80,12 @@ def exposed_stars(s: SfState, side: int) -> int:
     infantry or tank that could walk in on its next movement step, and out of the side's
     own reach this turn (`garrisons_in_reach`)."""
     t = tables()
+    sides, _, kinds = pieces()
+    on = s.on
     walkers = {
         at
         for p, at in enumerate(s.loc)
-        if at != OFF and side_of(p) != side and kind(p) in (INF, TANK) and s.on[p] < 0
+        if at != OFF and sides[p] != side and kinds[p] in (INF, TANK) and on[p] < 0
     }
     reach = garrisons_in_reach(s, side)
     out = 0
@@ -105,12 +107,13 @@ def garrisons_in_reach(s: SfState, side: int) -> set[int]:
     if s.over or s.active != side or s.phase not in TURN_PHASES:
         return set()
     out: set[int] = set()
+    sides, _, kinds = pieces()
     for p, at in enumerate(s.loc):
-        if at == OFF or side_of(p) != side or kind(p) not in (INF, TANK):
+        if at == OFF or sides[p] != side or kinds[p] not in (INF, TANK):
             continue
         carrier = s.on[p]
-        aboard = carrier >= 0 and kind(carrier) == FLEET
-        walking = carrier < 0 and kind(p) == TANK
+        aboard = carrier >= 0 and kinds[carrier] == FLEET
+        walking = carrier < 0 and kinds[p] == TANK
         if s.phase == "move2" and s.moved >> p & 1:
             continue
         if aboard or walking:
@@ -152,12 +155,14 @@ def static_value(s: SfState, seat: int) -> float:
         held = scoring.stars(s, side) - EXPOSED * exposed_stars(s, side)
         lead[side] += s.vp[side] + held * _stars_left(s)
         lead[side] += CARD * len(s.hands[side])
+    sides, _, kinds = pieces()
+    value = policy.PIECE_VALUE
     for p, at in enumerate(s.loc):
         if at != OFF:
-            lead[side_of(p)] += policy.PIECE_VALUE[kind(p)]
+            lead[sides[p]] += value[kinds[p]]
     for side in (0, 1):
         for p in unsupplied(s, side):
-            lead[side] -= 0.75 * policy.PIECE_VALUE[kind(p)]
+            lead[side] -= 0.75 * value[kinds[p]]
     for c, face in s.contingency.items():
         if face != GONE:
             lead[side_of_card(c)] += CONTINGENCY * (2 - face)

@@ -159,12 +159,14 @@ def do_move(s: SfState, piece: int, dest: Dest) -> None:
 def movable(s: SfState, side: int, mode: str) -> list[int]:
     """Pieces of a side that may still move in this movement step (not moved, not carried along)."""
     out = []
+    sides, _, kinds = board.pieces()
+    moved = s.moved
     for p, at in enumerate(s.loc):
-        if at == OFF or side_of(p) != side or s.moved >> p & 1:
+        if at == OFF or sides[p] != side or moved >> p & 1:
             continue
-        k = kind(p)
+        k = kinds[p]
         if mode == "move2":
-            transported_piece = s.on[p] >= 0 and kind(s.on[p]) == FLEET
+            transported_piece = s.on[p] >= 0 and kinds[s.on[p]] == FLEET
             if k in (INF, AIR) and not transported_piece:
                 continue
         out.append(p)

@@ -180,10 +180,12 @@ def choose(s: SfState, seat: int, options: Sequence[str]) -> str:
 
 
 def _threatened(s: SfState, side: int) -> Callable[[int], bool]:
+    sides, _, kinds = board.pieces()
+    on = s.on
     walkers = {
         at
         for p, at in enumerate(s.loc)
-        if at >= 0 and board.side_of(p) != side and kind(p) in (INF, TANK) and s.on[p] < 0
+        if at >= 0 and sides[p] != side and kinds[p] in (INF, TANK) and on[p] < 0
     }
     return lambda space: any(nb in walkers for nb in board.adjacent(s, space, 1 - side))
 

@@ -10,7 +10,7 @@ supplied once the Malta Depot marker is placed.
 
 from __future__ import annotations
 
-from warroom.games.qmg_sf.board import adjacent, faction, kind, side_of
+from warroom.games.qmg_sf.board import adjacent, faction, kind, pieces, side_of
 from warroom.games.qmg_sf.content import SIDE_OF_FACTION, tables
 from warroom.games.qmg_sf.state import AIR, ALLIES, CARRIER, FLEET, INF, OFF, TANK, SfState
 
@@ -193,10 +193,11 @@ def is_supplied(s: SfState, piece: int, cache: dict[int, frozenset[int]] | None 
 def unsupplied(s: SfState, side: int) -> list[int]:
     """A side's unsupplied pieces on the board."""
     cache: dict[int, frozenset[int]] = {}
+    sides = pieces()[0]
     return [
         p
         for p, at in enumerate(s.loc)
-        if at != OFF and side_of(p) == side and not is_supplied(s, p, cache)
+        if at != OFF and sides[p] == side and not is_supplied(s, p, cache)
     ]
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from warroom.engine import rng
 from warroom.games.qmg_sf import board, cards, combat, effects, scoring, supply
-from warroom.games.qmg_sf.board import kind, side_of
+from warroom.games.qmg_sf.board import side_of
 from warroom.games.qmg_sf.content import COUNTRIES, FACTIONS, KINDS, SIDE_OF_FACTION, tables
 from warroom.games.qmg_sf.movement import destinations, movable, stranded
 from warroom.games.qmg_sf.state import (
@@ -94,11 +94,13 @@ def _removal_options(s: SfState) -> Options:
     carrier can never be removed while it carries an airplane ... the airplane will always
     be removed instead"."""
     out: Options = []
+    sides, _, kinds = board.pieces()
+    active = s.active
     for p, at in enumerate(s.loc):
-        if at < 0 or side_of(p) != s.active:
+        if at < 0 or sides[p] != active:
             continue
         label = f"Remove {board.piece_name(p)} from the board"
-        if kind(p) == CARRIER and airplane_on(s, p):
+        if kinds[p] == CARRIER and airplane_on(s, p):
             label += " (its airplane is removed instead)"
         out.append((f"rm{p}", label))
     return out
