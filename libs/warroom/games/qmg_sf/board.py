@@ -32,10 +32,24 @@ def _base_adj() -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted(a)) for a in tables().adj)
 
 
+_ADJACENCY: tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...]] | None = (
+    None
+)
+
+
+def _adjacency() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...]]:
+    """Per space: its adjacent spaces, and its (anchor, other side) straits."""
+    global _ADJACENCY
+    if _ADJACENCY is None:
+        _ADJACENCY = (_base_adj(), _strait_partners())
+    return _ADJACENCY
+
+
 def adjacent(s: SfState, space: int, side: int) -> tuple[int, ...]:
     """Spaces adjacent to `space` for `side` (a strait counts when `side` controls its anchor)."""
-    base = _base_adj()[space]
-    partners = _strait_partners()[space]
+    adjacency, straits = _ADJACENCY or _adjacency()
+    base = adjacency[space]
+    partners = straits[space]
     if not partners:
         return base
     extra = tuple(other for anchor, other in partners if s.control[anchor] == side)
@@ -89,12 +103,18 @@ _OCC: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], tuple[int, 
 def occupancy(s: SfState) -> tuple[int, ...]:
     """Per space: bit 0/1 Axis/Allies present (pieces or MCFs), bit 2/3 Axis/Allies fleet or carrier.
 
-    Memoized on the piece positions and minor-country facts (states are never shared
-    mutably, so equal keys mean equal answers).
+    Memoized on the state (served while its lists still equal the copies kept with the
+    answer) and across states on the piece positions and minor-country facts (states are
+    never shared mutably, so equal keys mean equal answers).
     """
-    key = (tuple(s.loc), tuple(s.mcf), tuple(s.minor))
+    loc, mcf, minor = s.loc, s.mcf, s.minor
+    memo = s.cached_occupancy
+    if memo is not None and memo[0] == loc and memo[1] == mcf and memo[2] == minor:
+        return memo[3]
+    key = (tuple(loc), tuple(mcf), tuple(minor))
     hit = _OCC.get(key)
     if hit is not None:
+        s.cached_occupancy = (list(loc), list(mcf), list(minor), hit)
         return hit
     t = tables()
     occ = [0] * len(t.space_ids)
@@ -114,6 +134,7 @@ def occupancy(s: SfState) -> tuple[int, ...]:
         _OCC.clear()
     out = tuple(occ)
     _OCC[key] = out
+    s.cached_occupancy = (list(loc), list(mcf), list(minor), out)
     return out
 
 

@@ -127,6 +127,15 @@ class SfState:
     unchanged, so a state edited in place is answered afresh)."""
     cached_public: tuple[tuple[object, ...], bytes] | None = None
     """The serialized public part with its `signature`, memoized by `codec.public_bytes`."""
+    cached_occupancy: tuple[list[int], list[int], list[int], tuple[int, ...]] | None = None
+    """`board.occupancy` with copies of the lists it read (piece locations, MCFs, minor
+    countries): served only while the state's lists still equal them."""
+    cached_reach: (
+        tuple[list[list[int]], bool, dict[tuple[int, int], frozenset[int]], int] | None
+    ) = None
+    """`supply.reach` per (faction, vacated space) and the id of the supply facts across
+    states, with copies of the lists supply reads (locations, carriers, control, MCFs, minor
+    countries) and the Bulgarian flag: served only while the state still equals them."""
 
     def set_control(self, space: int, side: int) -> None:
         """The rules' change of a space's control (its control at the step's start is kept)."""
@@ -147,6 +156,8 @@ class SfState:
         signature; this only frees them early)."""
         self.cached_options = None
         self.cached_public = None
+        self.cached_occupancy = None
+        self.cached_reach = None
 
     def signature(self) -> tuple[object, ...]:
         """Everything the pending options and the public view read, as a comparable value

@@ -10,6 +10,8 @@ supplied once the Malta Depot marker is placed.
 
 from __future__ import annotations
 
+import itertools
+
 from warroom.games.qmg_sf.board import adjacent, faction, kind, pieces, side_of
 from warroom.games.qmg_sf.content import SIDE_OF_FACTION, tables
 from warroom.games.qmg_sf.state import AIR, ALLIES, CARRIER, FLEET, INF, OFF, TANK, SfState
@@ -78,7 +80,7 @@ def passable(s: SfState, side: int) -> list[bool]:
     return _passability(s, side)[0]
 
 
-_REACH: dict[tuple[object, ...], frozenset[int]] = {}
+_REACH: dict[tuple[int, int, int], frozenset[int]] = {}
 
 
 def _key(s: SfState) -> tuple[object, ...]:
@@ -95,10 +97,10 @@ def _key(s: SfState) -> tuple[object, ...]:
 def reach(s: SfState, fac: int, skip: int = -1) -> frozenset[int]:
     """Spaces connected to the faction's Supply Flags (with piece `skip` lifted off the board).
 
-    Memoized on every fact supply depends on. Lifting a piece only matters when it was the
-    side's last occupant of its space and that space is interdicted once empty.
+    Memoized on every fact supply depends on, per state (`_state_memo`) and across states.
+    Lifting a piece only matters when it was the side's last occupant of its space and that
+    space is interdicted once empty.
     """
-    base = _key(s)
     vacated = -1
     if skip >= 0:
         at = s.loc[skip]
@@ -112,6 +114,47 @@ def reach(s: SfState, fac: int, skip: int = -1) -> frozenset[int]:
                     break
         if alone and not _own_mcf(s, at, side):
             vacated = at
+    table, base = _state_memo(s)
+    hit = table.get((fac, vacated))
+    if hit is None:
+        hit = table[(fac, vacated)] = _reach(s, base, fac, vacated)
+    return hit
+
+
+def _state_memo(s: SfState) -> tuple[dict[tuple[int, int], frozenset[int]], int]:
+    """The state's own memo of `reach` (emptied when any list supply reads has changed) and
+    the id of its supply facts (`_key`) across states."""
+    memo = s.cached_reach
+    if memo is not None:
+        kept = memo[0]
+        if (
+            memo[1] == s.bulgaria_flag
+            and kept[0] == s.loc
+            and kept[1] == s.on
+            and kept[2] == s.control
+            and kept[3] == s.mcf
+            and kept[4] == s.minor
+        ):
+            return memo[2], memo[3]
+    key = _key(s)
+    base = _BASES.get(key)
+    if base is None:
+        if len(_BASES) > 20000:
+            _BASES.clear()
+        base = _BASES[key] = next(_IDS)
+    table: dict[tuple[int, int], frozenset[int]] = {}
+    lists = [list(s.loc), list(s.on), list(s.control), list(s.mcf), list(s.minor)]
+    s.cached_reach = (lists, s.bulgaria_flag, table, base)
+    return table, base
+
+
+_BASES: dict[tuple[object, ...], int] = {}
+"""The id of each set of supply facts (`_key`) seen; ids are never reused."""
+_IDS = itertools.count()
+
+
+def _reach(s: SfState, base: int, fac: int, vacated: int) -> frozenset[int]:
+    """`reach` with `vacated` (or -1) lifted, memoized across states on the id of `_key`."""
     key = (base, fac, vacated)
     hit = _REACH.get(key)
     if hit is not None:
@@ -119,7 +162,7 @@ def reach(s: SfState, fac: int, skip: int = -1) -> frozenset[int]:
     if len(_REACH) > 20000:
         _REACH.clear()
     side = SIDE_OF_FACTION[fac]
-    pkey = (base, "pass", side)
+    pkey = (base, side)
     cached = _PASS.get(pkey)
     if cached is None:
         if len(_PASS) > 20000:
@@ -136,7 +179,7 @@ def reach(s: SfState, fac: int, skip: int = -1) -> frozenset[int]:
     return hit
 
 
-_PASS: dict[tuple[object, ...], tuple[list[bool], list[bool]]] = {}
+_PASS: dict[tuple[int, int], tuple[list[bool], list[bool]]] = {}
 
 
 def board_side(piece: int) -> int:
@@ -192,13 +235,20 @@ def is_supplied(s: SfState, piece: int, cache: dict[int, frozenset[int]] | None 
 
 def unsupplied(s: SfState, side: int) -> list[int]:
     """A side's unsupplied pieces on the board."""
-    cache: dict[int, frozenset[int]] = {}
-    sides = pieces()[0]
-    return [
-        p
-        for p, at in enumerate(s.loc)
-        if at != OFF and sides[p] == side and not is_supplied(s, p, cache)
-    ]
+    sides, factions, _ = pieces()
+    depot = tables().space("malta") if s.malta_depot and side == ALLIES else OFF
+    reached: dict[int, frozenset[int]] = {}
+    out = []
+    for p, at in enumerate(s.loc):
+        if at in (OFF, depot) or sides[p] != side:
+            continue
+        fac = factions[p]
+        spaces = reached.get(fac)
+        if spaces is None:
+            spaces = reached[fac] = reach(s, fac)
+        if at not in spaces:
+            out.append(p)
+    return out
 
 
 def airplane_on(s: SfState, piece: int) -> bool:
