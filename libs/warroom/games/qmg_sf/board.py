@@ -32,12 +32,11 @@ def _base_adj() -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted(a)) for a in tables().adj)
 
 
-_ADJACENCY: tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...]] | None = (
-    None
-)
+Adjacency = tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...]]
+_ADJACENCY: Adjacency | None = None
 
 
-def _adjacency() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...]]:
+def _adjacency() -> Adjacency:
     """Per space: its adjacent spaces, and its (anchor, other side) straits."""
     global _ADJACENCY
     if _ADJACENCY is None:
