@@ -117,7 +117,7 @@ async def test_another_replica_takes_the_lease_over_at_once(settings: Settings) 
         started = time.monotonic()
         reply = await _move(b, gid, tokens, referee, rng)
         # not after the lease's 30 s (or the lock's 5 s): b took it over and a heard of it
-        assert time.monotonic() - started < 1.0 and reply.version == 3
+        assert time.monotonic() - started < 3.0 and reply.version == 3
         for _ in range(200):
             if a.authority.games[gid].lease is None and a.authority.games[gid].version == 3:
                 break
