@@ -20,6 +20,11 @@ Usage:
 `--focus` plays only the first spec against each of the others. All games of all pairings go
 to one pool of `--workers` processes.
 
+`--cpu-minutes M` sizes a run to its budget: each game's CPU is measured (and logged), and a new
+rotation of the seatings starts only if the games so far, at their mean, project it within M
+minutes (with `--workers 1` the run stops exactly at a whole rotation). `--resume` on the same
+log plays the rest later.
+
 `--write` puts the table into docs/benchmarks.md between `<!-- bench:bots -->`
 and `<!-- /bench:bots -->`.
 
@@ -42,10 +47,10 @@ import platform
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -73,7 +78,7 @@ def _register(extra: Sequence[str]) -> None:
 @dataclass(frozen=True, slots=True)
 class GameOutcome:
     """One finished game of a pairing: A's score (1, 1/2, 0), length, CPU seconds of decisions,
-    and the winning seats (for wins per side)."""
+    the winning seats (for wins per side), and the CPU seconds of the whole game."""
 
     pair: tuple[int, int]
     score: float
@@ -83,6 +88,7 @@ class GameOutcome:
     seed: int = 0
     pattern: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
+    cpu: float = 0.0
 
 
 def play_one(
@@ -102,6 +108,7 @@ def play_one(
     from warroom.engine.registry import get_rules
 
     rules = get_rules(game_id)
+    cpu = time.process_time()
     bots = []
     for seat, side in enumerate(pattern):
         spec = parse_spec(specs[side])
@@ -129,7 +136,8 @@ def play_one(
     }
     score = 1.0 if best[0] < best[1] else 0.5 if best[0] == best[1] else 0.0
     winners = tuple(sorted(result.winners))
-    return GameOutcome(pair, score, steps, seconds, decisions, seed, tuple(pattern), winners)
+    cpu = time.process_time() - cpu
+    return GameOutcome(pair, score, steps, seconds, decisions, seed, tuple(pattern), winners, cpu)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +192,42 @@ def calibrate_one(
         option = policy.choose(state, seat, ids) if policy is not None else rng.choice(ids)
         state = rules.apply(state, seat, option).state
     return Calibration(searches, full, iterations, cpu)
+
+
+@dataclass(slots=True)
+class Budget:
+    """A run's CPU budget (`--cpu-minutes`): a new rotation of the seatings starts only if the
+    games played so far, at their mean CPU, project the rotation and the games still running
+    within it. The first rotation always plays (it is the estimate)."""
+
+    seconds: float
+    rotation: int
+    first_pair: tuple[int, int]
+    first_seed: int
+    used: float = 0.0
+    games: int = 0
+
+    def spent(self, cpu: float) -> None:
+        """Count one finished game's CPU seconds."""
+        self.used += cpu
+        self.games += 1
+
+    def allows(self, job: tuple[tuple[int, int], list[int], int], running: set[Any]) -> bool:
+        """Whether the next job may start: always within a rotation, and at a rotation's
+        start only if the budget holds it."""
+        pair, _pattern, game_seed = job
+        starts = pair == self.first_pair and (game_seed - self.first_seed) % self.rotation == 0
+        if self.seconds <= 0 or not starts or not self.games:
+            return True
+        mean = self.used / self.games
+        return self.used + mean * (len(running) + self.rotation) <= self.seconds
+
+    def stopped(self, left: int) -> str:
+        """The line printed when the budget stops a run."""
+        return (
+            f"stopped by the CPU budget ({self.seconds / 60:.1f} min): {self.games} games, "
+            f"{self.used / 60:.1f} CPU min; {left} games not played"
+        )
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -324,6 +368,7 @@ def read_log(
                 record["seed"],
                 tuple(record["pattern"]),
                 tuple(record.get("winners", ())),
+                float(record.get("cpu", 0.0)),
             )
         except (ValueError, KeyError, TypeError) as exc:
             raise typer.BadParameter(
@@ -393,6 +438,13 @@ def main(
             "through all), e.g. to tune one side's play on paired seeds"
         ),
     ] = -1,
+    cpu_minutes: Annotated[
+        float,
+        typer.Option(
+            help="CPU budget of this run (0: none): before each whole rotation of the "
+            "seatings, stop if the games so far project past it (exact with --workers 1)"
+        ),
+    ] = 0.0,
 ) -> None:
     """Play every pairing of the given bot specs and print the win-rate table."""
     specs = list(bot or ["ismcts@100it", "heuristic", "random"])
@@ -437,6 +489,7 @@ def main(
         stats[outcome.pair].add(outcome)
     console = Console()
     began = time.perf_counter()
+    budget = Budget(60 * cpu_minutes, len(patterns), pairs[0], seed)
     with (
         Progress(
             TextColumn("{task.description}"),
@@ -448,32 +501,41 @@ def main(
         ProcessPoolExecutor(max_workers=max(1, workers)) as pool,
     ):
         task = progress.add_task(f"{game}: {len(jobs)} games", total=len(jobs))
-        futures = [
-            pool.submit(
-                play_one,
-                game,
-                variant,
-                (specs[a], specs[b]),
-                pattern,
-                game_seed,
-                (a, b),
-                extra,
-            )
-            for (a, b), pattern, game_seed in jobs
-        ]
-        for future in as_completed(futures):
-            outcome = future.result()
-            stats[outcome.pair].add(outcome)
-            if log is not None:
-                record = {
-                    "game": game,
-                    "variant": variant,
-                    "a": specs[outcome.pair[0]],
-                    "b": specs[outcome.pair[1]],
-                }
-                with log.open("a") as out:
-                    out.write(json.dumps({**record, **asdict(outcome)}) + "\n")
-            progress.advance(task)
+        queue = list(jobs)
+        running: set[Future[GameOutcome]] = set()
+        while queue or running:
+            while queue and len(running) < max(1, workers) and budget.allows(queue[0], running):
+                (a, b), pattern, game_seed = queue.pop(0)
+                running.add(
+                    pool.submit(
+                        play_one,
+                        game,
+                        variant,
+                        (specs[a], specs[b]),
+                        pattern,
+                        game_seed,
+                        (a, b),
+                        extra,
+                    )
+                )
+            if not running:
+                console.print(budget.stopped(len(queue)))
+                break
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                outcome = future.result()
+                budget.spent(outcome.cpu)
+                stats[outcome.pair].add(outcome)
+                if log is not None:
+                    record = {
+                        "game": game,
+                        "variant": variant,
+                        "a": specs[outcome.pair[0]],
+                        "b": specs[outcome.pair[1]],
+                    }
+                    with log.open("a") as out:
+                        out.write(json.dumps({**record, **asdict(outcome)}) + "\n")
+                progress.advance(task)
     elapsed = time.perf_counter() - began
     table, rows = render(specs, stats)
     console.print(table)

@@ -115,3 +115,23 @@ def test_resume_names_a_broken_log_line(arena: ModuleType, tmp_path: Path) -> No
     assert refused.exit_code != 0
     assert "line 1" in refused.output
     assert log.read_text().count("\n") == 1
+
+
+def test_cpu_budget_stops_at_a_whole_rotation(arena: ModuleType, tmp_path: Path) -> None:
+    """`--cpu-minutes`: a rotation of the seatings starts only if the games so far project it
+    within the budget; the first rotation always plays, and each game's CPU is logged."""
+    from typer.testing import CliRunner
+
+    log = tmp_path / "arena.jsonl"
+    args = ["--game", "toy", "--bot", "heuristic", "--bot", "random", "--workers", "1"]
+    args += ["--log", str(log), "--games", "10", "--seed", "60"]
+    stopped = CliRunner().invoke(arena.app, [*args, "--cpu-minutes", "0.000001"])
+    assert stopped.exit_code == 0, stopped.output
+    outcomes = arena.read_log(log, "toy", "duel", ["heuristic", "random"], [(0, 1)])
+    assert sorted(o.seed for o in outcomes) == [60, 61]  # one rotation: both seatings
+    assert all(o.cpu > 0 for o in outcomes)
+    assert "stopped by the CPU budget" in stopped.output and "8 games not played" in stopped.output
+    log.unlink()
+    whole = CliRunner().invoke(arena.app, [*args, "--cpu-minutes", "10"])
+    assert whole.exit_code == 0, whole.output
+    assert len(log.read_text().splitlines()) == 10 and "stopped" not in whole.output
