@@ -21,7 +21,7 @@ from warroom.games.qmg_cw.state import (
 def strike_targets(state: CwState, bloc: int, nat: int) -> list[int]:
     """Enemy pieces an Air Strike may hit: in or adjacent to a supplied own Air Force of the
     card's nationality; an Army/Navy sharing its space with its Bloc's Air Force is shielded."""
-    supply = board.Supply(state)
+    supply = board.supply_of(state)
     bases = [
         p
         for p in state.pieces

@@ -36,7 +36,7 @@ def label(code: int) -> str:
 
 def out_of_supply(state: CwState, bloc: int) -> list[int]:
     """A bloc's Armies and Navies out of supply (Organic Supply counts as supplied)."""
-    supply = board.Supply(state)
+    supply = board.supply_of(state)
     return [
         p
         for p in state.pieces

@@ -152,7 +152,7 @@ def interceptors(state: CwState, frame: Frame) -> list[int]:
     """The attacker's supplied Air Forces in or adjacent to the battle space."""
     space = piece_space(frame.piece)
     near = board.neighbours(state, space, frame.bloc) | {space}
-    supply = board.Supply(state)
+    supply = board.supply_of(state)
     return [
         p
         for p in state.pieces

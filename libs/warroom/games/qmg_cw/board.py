@@ -182,6 +182,27 @@ class Supply:
         return self.space_supplies(piece_space(code), piece_nat(code))
 
 
+def supply_of(state: CwState) -> Supply:
+    """The position's `Supply`, kept on the state and shared by the queries that only read it
+    while the pieces, supply tokens, Organic Supply and prepared cards are unchanged (a step
+    that removes pieces while it asks builds its own `Supply`)."""
+    prepared = [seat.prepared for seat in state.seats]
+    memo = state.supply
+    if isinstance(memo, tuple):
+        kept, supply = memo
+        if (
+            kept[0] == state.pieces
+            and kept[1] == state.tokens
+            and kept[2] == state.organic
+            and kept[3] == prepared
+        ):
+            return supply  # type: ignore[no-any-return]
+    supply = Supply(state)
+    copies = (state.pieces[:], state.tokens[:], state.organic[:], [p[:] for p in prepared])
+    state.supply = (copies, supply)
+    return supply
+
+
 def within(state: CwState, start: int, steps: int, bloc: int) -> set[int]:
     """Spaces within `steps` moves of `start` (0 = the space itself)."""
     seen = {start}
@@ -249,7 +270,7 @@ def build_spaces(
     if not available(state, nat, kind):
         return []
     t = tables()
-    supply = Supply(state)
+    supply = supply_of(state)
     candidates = range(len(t.space_ids)) if area is None else sorted(set(area))
     out = []
     bloc = NAT_BLOC[nat]

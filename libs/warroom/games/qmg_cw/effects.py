@@ -548,7 +548,7 @@ def battle_targets(state: CwState, frame: Frame) -> list[int]:
     spaces = area(state, effect, me)
     domain = effect.get("domain", "land")
     target = resolve_target(state)
-    supply = board.Supply(state)
+    supply = board.supply_of(state)
     t = tables()
     attackers = set()
     for p in state.pieces:

@@ -93,7 +93,7 @@ def scorings_left(s: CwState) -> int:
 
 
 def _board_terms(s: CwState, standing: list[float]) -> None:
-    supply = board.Supply(s)
+    supply = board.supply_of(s)
     occ = supply.occ
     ok = {p: supply.supplied(p) for p in s.pieces if piece_kind(p) != AIR}
     hosts = {(piece_space(p), piece_nat(p)) for p, good in ok.items() if good}

@@ -211,7 +211,7 @@ def _small(s: CwState, seat: int, k: str, options: Sequence[str]) -> str:
     if k == "fx_own_wmd":
         return _best(options, lambda o: -card(_ints(o)[0]).wmd_cost)
     if k == "fx_own_elim":
-        supply = board.Supply(s)
+        supply = board.supply_of(s)
         weak = [o for o in options if o.startswith("x:") and not supply.supplied(_ints(o)[0])]
         return weak[0] if weak else "done"
     if k == "own_army":

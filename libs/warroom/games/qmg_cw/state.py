@@ -145,6 +145,10 @@ class CwState:
     """The pending decision's (frame, options, signature), cached by `Rules.apply` on the
     state it returns (never copied by `clone`; used only while `signature()` is unchanged, so
     a state edited in place is answered afresh)."""
+    supply: object = field(default=None, compare=False, repr=False)
+    """The position's `board.Supply` with copies of what it reads (pieces, tokens, Organic
+    Supply, prepared cards), kept by `board.supply_of` (never copied by `clone`; served only
+    while the state still equals those copies)."""
 
     def signature(self) -> tuple[object, ...]:
         """Everything a decision's options may read, as a cheap comparable value (the cached

@@ -77,3 +77,32 @@ def test_supply_always_content_with_an_unknown_space_is_refused() -> None:
         broken = replace(status, passive={**status.passive, "supply_always": bad})
         with pytest.raises(ContentError, match=r"cards\.yaml"):
             _supply_always(Path("cards.yaml"), broken, t.space_ids)
+
+
+def test_the_kept_supply_follows_edits_in_place() -> None:
+    """`board.supply_of` serves the position's `Supply` again only while the pieces, supply
+    tokens, Organic Supply and prepared cards are unchanged: after an edit in place its
+    answers are those of a new `Supply`, and a clone starts without one."""
+    state = scenario(
+        pieces=[
+            ("moscow", "soviet", "army"),
+            ("white_russia", "soviet", "army"),
+            ("east_europe", "soviet", "army"),
+        ]
+    )
+    kept = board.supply_of(state)
+    assert board.supply_of(state) is kept and state.clone().supply is None
+
+    def answers(supply: board.Supply) -> dict[int, bool]:
+        return {p: supply.supplied(p) for p in state.pieces}
+
+    before = answers(kept)
+    link = next(p for p in state.pieces if board.piece_space(p) == sp("white_russia"))
+    state.pieces.remove(link)  # in place: East Europe no longer traces to Moscow
+    after = board.supply_of(state)
+    assert after is not kept
+    assert answers(after) == answers(board.Supply(state))
+    assert answers(after) != {p: before[p] for p in state.pieces}
+    state.organic.append(state.pieces[0])
+    assert answers(board.supply_of(state)) == answers(board.Supply(state))
+    assert all(answers(board.supply_of(state)).values())
