@@ -235,20 +235,13 @@ def is_supplied(s: SfState, piece: int, cache: dict[int, frozenset[int]] | None 
 
 def unsupplied(s: SfState, side: int) -> list[int]:
     """A side's unsupplied pieces on the board."""
-    sides, factions, _ = pieces()
-    depot = tables().space("malta") if s.malta_depot and side == ALLIES else OFF
-    reached: dict[int, frozenset[int]] = {}
-    out = []
-    for p, at in enumerate(s.loc):
-        if at in (OFF, depot) or sides[p] != side:
-            continue
-        fac = factions[p]
-        spaces = reached.get(fac)
-        if spaces is None:
-            spaces = reached[fac] = reach(s, fac)
-        if at not in spaces:
-            out.append(p)
-    return out
+    cache: dict[int, frozenset[int]] = {}
+    sides = pieces()[0]
+    return [
+        p
+        for p, at in enumerate(s.loc)
+        if at != OFF and sides[p] == side and not is_supplied(s, p, cache)
+    ]
 
 
 def airplane_on(s: SfState, piece: int) -> bool:

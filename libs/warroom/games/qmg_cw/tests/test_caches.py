@@ -13,7 +13,7 @@ from warroom.engine.errors import ContentError
 from warroom.games.qmg_cw import board, flow
 from warroom.games.qmg_cw.content import _supply_always, tables
 from warroom.games.qmg_cw.policy import choose
-from warroom.games.qmg_cw.state import SOV, WEST, Frame
+from warroom.games.qmg_cw.state import SOV, WEST, Frame, piece_space
 
 from .helpers import RULES, scenario, sp
 
@@ -97,7 +97,7 @@ def test_the_kept_supply_follows_edits_in_place() -> None:
         return {p: supply.supplied(p) for p in state.pieces}
 
     before = answers(kept)
-    link = next(p for p in state.pieces if board.piece_space(p) == sp("white_russia"))
+    link = next(p for p in state.pieces if piece_space(p) == sp("white_russia"))
     state.pieces.remove(link)  # in place: East Europe no longer traces to Moscow
     after = board.supply_of(state)
     assert after is not kept
