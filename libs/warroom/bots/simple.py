@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 
-from warroom.bots.evaluation import evaluator_for, planned_value, rollout
+from warroom.bots.evaluation import Evaluator, evaluator_for, planned_value, rollout
 from warroom.bots.position import Bot, Choice, OptionStats, SeatPosition, only_option
 from warroom.engine.rng import Rng
 
@@ -38,14 +38,21 @@ class RandomBot(Bot):
 
 
 class HeuristicBot(Bot):
-    """One-ply lookahead: the option whose resulting state evaluates best for the seat."""
+    """One-ply lookahead: the option whose resulting state evaluates best for the seat
+    (`evaluator`: another value than the game's own, as a search's priors use)."""
 
     kind = "heuristic"
 
     def __init__(
-        self, seed: int = 0, samples: int = 4, rollouts: int = 4, rollout_steps: int = 400
+        self,
+        seed: int = 0,
+        samples: int = 4,
+        rollouts: int = 4,
+        rollout_steps: int = 400,
+        evaluator: Evaluator | None = None,
     ) -> None:
         self._rng = Rng(seed)
+        self.evaluator = evaluator
         self.samples = max(1, samples)
         self.rollouts = max(1, rollouts)
         self.rollout_steps = rollout_steps
@@ -57,7 +64,7 @@ class HeuristicBot(Bot):
         if single is not None:
             return Choice(single)
         rules, seat = position.rules, position.seat
-        evaluator = evaluator_for(rules)
+        evaluator = self.evaluator or evaluator_for(rules)
         ids = position.option_ids()
         totals = dict.fromkeys(ids, 0.0)
         counts = dict.fromkeys(ids, 0)

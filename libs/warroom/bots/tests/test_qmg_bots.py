@@ -232,36 +232,40 @@ def test_cold_war_baseline_is_the_heuristic_choice_over_several_worlds() -> None
     assert differ == 3
 
 
-class _CountingSf(SouthFrontRules):
-    """South Front rules whose evaluation counts its calls."""
+def test_south_front_ismcts_scores_playouts_with_the_search_evaluation() -> None:
+    """ISMCTS on South Front uses the rule-based rollout policy and scores with the policy's
+    evaluator (the heuristic's evaluation, with threatened stars for the Axis)."""
+    from warroom.bots.games import qmg_sf
+    from warroom.bots.policies import register_policy
 
-    def __init__(self) -> None:
-        self.calls = 0
+    rules = SouthFrontRules()
+    registered = policy_for(rules)
+    assert registered is not None and registered.evaluator is qmg_sf.threat_value
+    calls = []
 
-    def evaluate(self, state: Any, seat: int) -> float:
-        self.calls += 1
-        return float(SouthFrontRules.evaluate(state, seat))
+    def counting(state: Any, seat: int) -> float:
+        calls.append(seat)
+        return qmg_sf.threat_value(state, seat)
 
-
-def test_south_front_ismcts_scores_playouts_with_the_evaluation() -> None:
-    """ISMCTS on South Front uses the rule-based rollout policy and the game's evaluation."""
-    rules = _CountingSf()
-    assert policy_for(rules) is not None and evaluator_for(rules) is not None
-    state = rules.setup(3, rules.variants()[0].id, {})
-    bot = IsmctsBot(Budget(iterations=12), seed=2)
-    searched = 0
-    for _ in range(60):
-        decision = rules.decision(state)
-        assert decision is not None
-        seat = decision.seats[0]
-        position = position_for(rules, state, seat, decision)
-        choice = bot.choose(position)
-        assert choice.option_id in position.option_ids()
-        searched += len(position.option_ids()) > 1
-        state = rules.apply(state, seat, choice.option_id).state
-        if searched >= 3:
-            break
-    assert searched >= 3 and rules.calls > 0
+    register_policy("qmg_sf", qmg_sf.search_policy(evaluator=counting))
+    try:
+        state = rules.setup(3, rules.variants()[0].id, {})
+        bot = IsmctsBot(Budget(iterations=12), seed=2)
+        searched = 0
+        for _ in range(60):
+            decision = rules.decision(state)
+            assert decision is not None
+            seat = decision.seats[0]
+            position = position_for(rules, state, seat, decision)
+            choice = bot.choose(position)
+            assert choice.option_id in position.option_ids()
+            searched += len(position.option_ids()) > 1
+            state = rules.apply(state, seat, choice.option_id).state
+            if searched >= 3:
+                break
+    finally:
+        register_policy("qmg_sf", registered)
+    assert searched >= 3 and calls
 
 
 def test_south_front_search_baseline_plans_the_example_of_play_opening() -> None:

@@ -64,7 +64,10 @@ def test_screening_playouts_run_through_the_other_sides_turn() -> None:
 def test_decisions_but_the_action_step_answer_the_heuristic_choice_without_playouts() -> None:
     """A movement step or a payment gets no playouts, and its answer is the heuristic bot's
     with as many samples as the search averages its priors over (the same worlds: both draw
-    them from one seeded generator)."""
+    them from one seeded generator), scored by the search's evaluation (threatened stars
+    counted)."""
+    policy = policy_for(SF)
+    assert policy is not None and policy.evaluator is not None
     for kind in ("move1", "pay"):
         state = _reach(3, kind, AXIS, skip=1)
         position = position_for(SF, state, AXIS, SF.decision(state))
@@ -72,7 +75,8 @@ def test_decisions_but_the_action_step_answer_the_heuristic_choice_without_playo
         assert choice.iterations == 0, kind
         assert all(s.visits == 0 for s in choice.analysis)
         worlds = qmg_sf.PRIOR_WORLDS
-        assert choice.option_id == HeuristicBot(seed=1, samples=worlds).choose(position).option_id
+        heuristic_bot = HeuristicBot(seed=1, samples=worlds, evaluator=policy.evaluator)
+        assert choice.option_id == heuristic_bot.choose(position).option_id
 
 
 def test_action_step_is_searched_and_screens_only_card_choices() -> None:
@@ -191,12 +195,15 @@ def test_the_registered_policy_models_the_reply_for_both_sides_and_walks() -> No
 def test_the_baseline_is_the_heuristic_choice_over_several_worlds() -> None:
     """The Action step's baseline averages the one-step priors over `PRIOR_WORLDS`
     determinizations: it is the 4-sample heuristic bot's choice, in positions where the
-    1-sample bot chooses otherwise."""
+    1-sample bot chooses otherwise (both scoring with the search's evaluation)."""
     assert qmg_sf.PRIOR_WORLDS == 4
-    for seed, skip in ((3, 2), (3, 7), (4, 0)):
+    policy = policy_for(SF)
+    assert policy is not None
+    value = policy.evaluator
+    for seed, skip in ((3, 2), (3, 7)):
         state = _reach(seed, "action", AXIS, skip)
         position = position_for(SF, state, AXIS, SF.decision(state))
-        one = HeuristicBot(seed=1, samples=1).choose(position).option_id
-        four = HeuristicBot(seed=1, samples=4).choose(position).option_id
+        one = HeuristicBot(seed=1, samples=1, evaluator=value).choose(position).option_id
+        four = HeuristicBot(seed=1, samples=4, evaluator=value).choose(position).option_id
         assert one != four
         assert IsmctsBot(Budget(iterations=1), seed=1).choose(position).notes["policy"] == four

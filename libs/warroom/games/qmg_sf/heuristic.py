@@ -20,6 +20,12 @@ and pieces count by kind (infantry 1, tank 1.3, airplane 1.2, fleet 1.1, carrier
 an unsupplied piece a quarter), cards are those in hand and Contingency sides are the
 unused sides left (2 per card unplayed, 1 when flipped). A finished game is 1 or 0.
 
+The search bot's value as the Axis (`evaluate_with_threats`) adds to each side's held stars
+`THREAT` times its threatened stars: stars it does not control next to one of its infantry or tanks, on land
+or aboard a fleet in the water space next to it (`threatened_stars`). Without it, a move that
+brings a piece up to an enemy star scores the same as staying put until the star is taken, and
+the search's Axis sat in Rome after losing Africa. The heuristic bot keeps `evaluate`.
+
 `follow_ups` names, for the heuristic bot's second ply (`warroom.bots.evaluation.
 planned_value`), the moves an option of the seat's own movement step made possible: an option
 there is judged by the best of its own position and of each such follow-up's, so a plan of
@@ -42,6 +48,9 @@ HORIZON = 40
 CARD, CONTINGENCY, EXPOSED = 0.3, 0.5, 0.5
 TURN_PHASES = ("move1", "action", "acting", "move2")
 """The phases of a side's turn before its Second Movement step ends."""
+THREAT = 0.25
+"""What a threatened star (`threatened_stars`) is worth to the search bot, as a share of a held
+one (`evaluate_with_threats`)."""
 FOLLOW_UPS = 8
 """At most this many follow-up moves are looked at after one option (`follow_ups`)."""
 
@@ -146,13 +155,38 @@ def follow_ups(before: SfState, after: SfState, seat: int) -> list[str]:
     return new[:FOLLOW_UPS]
 
 
-def static_value(s: SfState, seat: int) -> float:
-    """The score of a settled position (see the module docstring)."""
+def threatened_stars(s: SfState, side: int) -> int:
+    """Victory Stars the side does not control next to one of its infantry or tanks (on land,
+    or aboard a fleet in the water space next to it): stars it can walk or sail into, or
+    attack, on its next turn."""
+    t = tables()
+    sides, _, kinds = pieces()
+    reachers = {
+        at
+        for p, at in enumerate(s.loc)
+        if at != OFF and sides[p] == side and kinds[p] in (INF, TANK)
+    }
+    if not reachers:
+        return 0
+    return sum(
+        1
+        for sp, star in enumerate(t.star)
+        if star
+        and s.control[sp] != side
+        and any(nb in reachers for nb in board.adjacent(s, sp, side))
+    )
+
+
+def static_value(s: SfState, seat: int, threat: float = 0.0) -> float:
+    """The score of a settled position (see the module docstring); `threat` is the weight of
+    a threatened star per scoring round left (`threatened_stars`; 0 for the heuristic bot)."""
     if s.over:
         return 1.0 if s.winner == seat else 0.0
     lead = [0.0, 0.0]
     for side in (0, 1):
         held = scoring.stars(s, side) - EXPOSED * exposed_stars(s, side)
+        if threat:
+            held += threat * threatened_stars(s, side)
         lead[side] += s.vp[side] + held * _stars_left(s)
         lead[side] += CARD * len(s.hands[side])
     sides, _, kinds = pieces()
@@ -178,3 +212,9 @@ def side_of_card(card: int) -> int:
 def evaluate(state: SfState, seat: int) -> float:
     """A heuristic value in [0, 1] of the position for `seat` (1 = won)."""
     return static_value(settle(state, seat), seat)
+
+
+def evaluate_with_threats(state: SfState, seat: int, threat: float = THREAT) -> float:
+    """`evaluate` with each side's threatened stars counted at `threat` of a held one: the
+    search bot's value (see the module docstring)."""
+    return static_value(settle(state, seat), seat, threat)

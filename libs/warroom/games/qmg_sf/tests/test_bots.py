@@ -165,3 +165,28 @@ def test_the_axis_opening_plan_of_the_example_of_play_is_found() -> None:
             assert plan[1] in follow_ups(s, after, 0)
         s = after
     assert exposed_stars(s, 0) == exposed - 1  # Tobruk: the infantry can unload there
+
+
+def test_the_search_values_threatened_stars_and_the_heuristic_does_not() -> None:
+    """A Pact infantry in Albania threatens Yugoslavia and Athens; in Sicily it threatens no
+    star. The heuristic bot's evaluation scores both positions alike; the search's as the
+    Axis (`evaluate_with_threats`, the registered policy's evaluator) prefers Albania, and
+    as the Allies it is the heuristic's."""
+    from warroom.bots.policies import policy_for
+    from warroom.games.qmg_sf.heuristic import evaluate, evaluate_with_threats, threatened_stars
+    from warroom.games.qmg_sf.tests.helpers import blank, put
+
+    positions = {}
+    for where in ("albania", "sicily"):
+        s = blank(phase="move1")
+        put(s, "Pact", "infantry", where)
+        positions[where] = s
+    assert threatened_stars(positions["albania"], 0) == 2
+    assert threatened_stars(positions["sicily"], 0) == 0
+    assert evaluate(positions["albania"], 0) == evaluate(positions["sicily"], 0)
+    policy = policy_for(RULES)
+    assert policy is not None and policy.evaluator is not None
+    assert policy.evaluator(positions["albania"], 0) > policy.evaluator(positions["sicily"], 0)
+    for where, s in positions.items():
+        assert policy.evaluator(s, 1) == evaluate(s, 1), where
+    assert evaluate_with_threats(positions["albania"], 1) < evaluate(positions["albania"], 1)
