@@ -1,11 +1,11 @@
 """South Front for search bots: the rule-based policy as the rollout policy, and the
 decisions the search spends its budget on.
 
-The evaluation is the game's own `evaluate` hook with threatened stars counted
-for the Axis (`threat_value`, `warroom.games.qmg_sf.heuristic.evaluate_with_threats`: the
-pending card or combat finished by the policy, then VP, Victory Stars held, and for the Axis a
-quarter of those threatened, times the scoring rounds left, pieces, cards and Contingency
-sides); the other side's replies in playouts are still judged by the heuristic bot's own
+The evaluation is the game's own `evaluate` hook, with threatened stars counted when the
+Axis searches (`threat_value`, `warroom.games.qmg_sf.heuristic.evaluate_with_threats`: the
+pending card or combat finished by the policy, then VP, Victory Stars held, and then a
+quarter of each side's threatened stars, times the scoring rounds left, pieces, cards and
+Contingency sides); the other side's replies in playouts are still judged by the heuristic bot's own
 `evaluate` (`one_ply`). Playouts of search bots follow the
 rule-based policy (`warroom.games.qmg_sf.policy`) for every seat. A screening playout runs
 through the rest of the side's turn and the other side's whole turn (`TURNS` changes of the

@@ -241,10 +241,11 @@ def test_south_front_ismcts_scores_playouts_with_the_search_evaluation() -> None
     rules = SouthFrontRules()
     registered = policy_for(rules)
     assert registered is not None and registered.evaluator is qmg_sf.threat_value
-    calls = []
+    calls: list[tuple[int, int]] = []
+    searching = [-1]
 
     def counting(state: Any, seat: int) -> float:
-        calls.append(seat)
+        calls.append((searching[0], seat))
         return qmg_sf.threat_value(state, seat)
 
     register_policy("qmg_sf", qmg_sf.search_policy(evaluator=counting))
@@ -255,7 +256,7 @@ def test_south_front_ismcts_scores_playouts_with_the_search_evaluation() -> None
         for _ in range(60):
             decision = rules.decision(state)
             assert decision is not None
-            seat = decision.seats[0]
+            seat = searching[0] = decision.seats[0]
             position = position_for(rules, state, seat, decision)
             choice = bot.choose(position)
             assert choice.option_id in position.option_ids()
@@ -266,6 +267,8 @@ def test_south_front_ismcts_scores_playouts_with_the_search_evaluation() -> None
     finally:
         register_policy("qmg_sf", registered)
     assert searched >= 3 and calls
+    assert all(searcher == seat for searcher, seat in calls), "scored for the searching seat"
+    assert {seat for _, seat in calls} == {0, 1}
 
 
 def test_south_front_search_baseline_plans_the_example_of_play_opening() -> None:

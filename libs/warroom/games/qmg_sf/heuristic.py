@@ -21,10 +21,11 @@ an unsupplied piece a quarter), cards are those in hand and Contingency sides ar
 unused sides left (2 per card unplayed, 1 when flipped). A finished game is 1 or 0.
 
 The search bot's value as the Axis (`evaluate_with_threats`) adds to each side's held stars
-`THREAT` times its threatened stars: stars it does not control next to one of its infantry or tanks, on land
-or aboard a fleet in the water space next to it (`threatened_stars`). Without it, a move that
-brings a piece up to an enemy star scores the same as staying put until the star is taken, and
-the search's Axis sat in Rome after losing Africa. The heuristic bot keeps `evaluate`.
+`THREAT` times its threatened stars: stars it does not control (the other side's, or a neutral
+country's, which a declaration of war opens) next to one of its infantry or tanks, on land or
+aboard a fleet in the water space next to it (`threatened_stars`). Without it, a move that
+brings a piece up to a star scores the same as staying put until the star is taken, and the
+search's Axis sat in Rome after losing Africa. The heuristic bot keeps `evaluate`.
 
 `follow_ups` names, for the heuristic bot's second ply (`warroom.bots.evaluation.
 planned_value`), the moves an option of the seat's own movement step made possible: an option
@@ -156,9 +157,10 @@ def follow_ups(before: SfState, after: SfState, seat: int) -> list[str]:
 
 
 def threatened_stars(s: SfState, side: int) -> int:
-    """Victory Stars the side does not control next to one of its infantry or tanks (on land,
-    or aboard a fleet in the water space next to it): stars it can walk or sail into, or
-    attack, on its next turn."""
+    """Victory Stars the side does not control (the other side's, or a neutral country's)
+    next to one of its infantry or tanks (on land, or aboard a fleet in the water space next
+    to it): stars it can walk or sail into, or attack, on its next turn (a neutral country's
+    once war is declared on it)."""
     t = tables()
     sides, _, kinds = pieces()
     reachers = {

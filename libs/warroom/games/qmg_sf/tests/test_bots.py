@@ -190,3 +190,23 @@ def test_the_search_values_threatened_stars_and_the_heuristic_does_not() -> None
     for where, s in positions.items():
         assert policy.evaluator(s, 1) == evaluate(s, 1), where
     assert evaluate_with_threats(positions["albania"], 1) < evaluate(positions["albania"], 1)
+
+
+def test_threatened_stars_count_pieces_aboard_fleets_and_not_stars_already_held() -> None:
+    """A Pact infantry aboard a fleet in the Ionian Sea threatens Malta (the Allies') and
+    Athens (neutral); the fleet alone threatens nothing. Next to Axis-held Tripoli and Tobruk,
+    a Pact infantry in Benghazi threatens no star, until the Allies hold Tobruk."""
+    from warroom.games.qmg_sf.heuristic import threatened_stars
+    from warroom.games.qmg_sf.tests.helpers import blank, put, sp
+
+    aboard = blank(phase="move1")
+    fleet = put(aboard, "Pact", "fleet", "ionian")
+    assert threatened_stars(aboard, 0) == 0
+    put(aboard, "Pact", "infantry", "ionian", fleet)
+    assert threatened_stars(aboard, 0) == 2
+    held = blank(phase="move1")
+    put(held, "Pact", "infantry", "benghazi")
+    assert threatened_stars(held, 0) == 0
+    held.control[sp("tobruk")] = 1
+    held.touch()
+    assert threatened_stars(held, 0) == 1
