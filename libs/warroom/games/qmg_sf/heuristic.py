@@ -160,7 +160,8 @@ def threatened_stars(s: SfState, side: int) -> int:
     """Victory Stars the side does not control (the other side's, or a neutral country's)
     next to one of its infantry or tanks (on land, or aboard a fleet in the water space next
     to it): stars it can walk or sail into, or attack, on its next turn (a neutral country's
-    once war is declared on it)."""
+    once war is declared on it). USA pieces count before the USA at War round too, though they
+    cannot move until it."""
     t = tables()
     sides, _, kinds = pieces()
     reachers = {
