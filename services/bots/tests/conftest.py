@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import grpc
@@ -16,6 +20,17 @@ from warroom.engine.registry import register
 from warroom.v1 import bots_pb2_grpc
 
 register("toy", "tests.engine.toy_game:ToyRules")
+BENCH = Path(__file__).resolve().parents[3] / "bench"
+
+
+def load_bench(name: str) -> ModuleType:
+    """A script of bench/ (`name`.py) loaded as the module `bench_<name>`."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[f"bench_{name}"] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture

@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from services.bots.tests.conftest import load_bench
 from tests.engine.toy_game import ToyRules
-
-ARENA = Path(__file__).resolve().parents[3] / "bench" / "arena.py"
 
 
 @pytest.fixture(scope="module")
 def arena() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_arena", ARENA)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_arena"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("arena")
 
 
 def test_wilson_interval(arena: ModuleType) -> None:
