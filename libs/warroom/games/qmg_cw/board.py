@@ -275,14 +275,16 @@ def build_spaces(
     out = []
     bloc = NAT_BLOC[nat]
     supplied_spaces: set[int] | None = None
+    taken = _taken(state, nat, kind)
     if kind == AIR:
         hosts = {
             piece_space(p)
             for p in state.pieces
             if piece_nat(p) == nat and piece_kind(p) != AIR and supply.supplied(p)
         }
-        return [s for s in candidates if s in hosts and can_stand(state, s, nat, kind)]
-    taken = _taken(state, nat, kind)
+        return [
+            s for s in candidates if s in hosts and s not in taken and _terrain_allows(s, nat, AIR)
+        ]
     for s in candidates:
         if s in taken or not _terrain_allows(s, nat, kind):
             continue
