@@ -76,8 +76,9 @@ def trace(
     kinds: Sequence[str] = (),
     variant: str = "",
 ) -> Iterator[dict[str, Any]]:
-    """Play one game and yield a record per traced decision (see the module), then the result."""
-    from warroom.bots.position import position_for
+    """The records of one game (see the module): a record per traced decision, then the
+    result. The table is set up at once, so an unknown game (RulesError), bot spec
+    (UnknownBotError) or seat (ValueError) fails here, before any move is played."""
     from warroom.bots.registry import make_bot, parse_spec
     from warroom.engine.match import Match
     from warroom.engine.registry import get_rules
@@ -86,9 +87,28 @@ def trace(
     variant = variant or rules.variants()[0].id
     match = Match(rules)
     state = match.start(seed, variant, {})
-    specs = [parse_spec(bot if s in seats else other) for s in range(len(rules.seats(state.game)))]
+    count = len(rules.seats(state.game))
+    if not seats or any(not 0 <= s < count for s in seats):
+        raise ValueError(f"traced seats {list(seats)}: the game has seats 0-{count - 1}")
+    specs = [parse_spec(bot if s in seats else other) for s in range(count)]
     bots = [make_bot(replace(spec, seed=seed * 97 + s + 1), game) for s, spec in enumerate(specs)]
-    traced = 0
+    return _play(match, state, bots, variant, seed, set(seats), deep, kinds)
+
+
+def _play(
+    match: Any,
+    state: Any,
+    bots: list[Any],
+    variant: str,
+    seed: int,
+    seats: set[int],
+    deep: int,
+    kinds: Sequence[str],
+) -> Iterator[dict[str, Any]]:
+    """Play the set-up table to its end, yielding the records `trace` names."""
+    from warroom.bots.position import position_for
+
+    rules, traced = match.rules, 0
     while state.pending is not None:
         seat = state.pending.seats[0]
         position = position_for(rules, state.game, seat, state.pending, variant)
@@ -125,8 +145,14 @@ def main(
     variant: Annotated[str, typer.Option(help="Variant id (default: the game's first)")] = "",
 ) -> None:
     """Print one JSON line per traced decision, then the result."""
+    from warroom.engine.errors import RulesError
+
     began = time.process_time()
-    for record in trace(game, seed, seat or [0], bot, other, deep, kind or [], variant):
+    try:
+        records = trace(game, seed, seat or [0], bot, other, deep, kind or [], variant)
+    except (RulesError, ValueError) as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    for record in records:
         print(json.dumps(record), flush=True)
     print(json.dumps({"cpu_seconds": round(time.process_time() - began, 2)}))
 

@@ -43,3 +43,21 @@ def test_games_without_a_rollout_policy_trace_without_deep_searches(
     assert records[-1]["result"]["winners"]
     assert len(records) > 1 and all(r["deep"] is None for r in records[:-1])
     assert {r["seat"] for r in records[:-1]} == {0, 1}
+
+
+def test_bad_input_is_named_before_any_move(search_trace: ModuleType) -> None:
+    """A seat the game lacks, an unknown game or bot fail when the trace is asked for, and
+    the command line answers them as bad parameters (exit 2, the reason printed)."""
+    from typer.testing import CliRunner
+
+    from warroom.bots.registry import UnknownBotError
+    from warroom.engine.errors import RulesError
+
+    with pytest.raises(ValueError, match="seats 0-1"):
+        search_trace.trace("qmg_sf", 1, [2], "ismcts@4it", "heuristic")
+    with pytest.raises(RulesError, match="unknown game"):
+        search_trace.trace("nope", 1, [0], "ismcts@4it", "heuristic")
+    with pytest.raises(UnknownBotError):
+        search_trace.trace("qmg_sf", 1, [0], "nobot", "heuristic")
+    result = CliRunner().invoke(search_trace.app, ["--game", "qmg_sf", "--seat", "3"])
+    assert result.exit_code == 2 and "seats 0-1" in result.output

@@ -5,9 +5,9 @@ The evaluation is the game's own `evaluate` hook, with threatened stars counted 
 Axis searches (`threat_value`, `warroom.games.qmg_sf.heuristic.evaluate_with_threats`: the
 pending card or combat finished by the policy, then VP, Victory Stars held, and then a
 quarter of each side's threatened stars, times the scoring rounds left, pieces, cards and
-Contingency sides); the other side's replies in playouts are still judged by the heuristic bot's own
-`evaluate` (`one_ply`). Playouts of search bots follow the
-rule-based policy (`warroom.games.qmg_sf.policy`) for every seat. A screening playout runs
+Contingency sides); the other side's replies in playouts are still judged by the heuristic
+bot's own `evaluate` (`one_ply`). Playouts of search bots follow the rule-based policy
+(`warroom.games.qmg_sf.policy`) for every seat. A screening playout runs
 through the rest of the side's turn and the other side's whole turn (`TURNS` changes of the
 side taking its turn), so both sides see the reply to what they did (the round epoch ended an
 Allied playout before the Axis replied), and the evaluation scores the state reached; a
@@ -46,9 +46,10 @@ PRIOR_WORLDS = 4
 """Determinizations the one-step-ahead priors, and so the baseline, are averaged over: the
 heuristic bot with 4 samples beat the 1-sample one 53 of 100, +14/-5 on paired seeds."""
 THREAT_SIDES: tuple[int, ...] = (0,)
-"""The searching sides whose evaluation counts threatened stars (`threat_value`): the Axis
-(tuning seeds 94187-94226 with both sides counting them: as the Axis 17 of 20, as the Allies
-11 of 20, against 38 of 50 as the Allies without them on fresh seeds 8601-8700)."""
+"""The searching sides whose evaluation counts threatened stars (`threat_value`): the Axis.
+Tuning seeds 94187-94226 with both sides counting them: as the Axis 17 of 20, as the Allies
+11 of 20; the Allies without them then won 32 of 50 on fresh seeds 8901-9000 (38 of 50 on
+8601-8700), so whether threats help the Allies is not measured."""
 REPLY_FOR: tuple[int, ...] = (0, 1)
 """The searching sides whose playouts model the other side's Action step by `card_reply`
 (both: tuned as the Axis on seeds 90201-90250, 26 of 50 against 21 without; as the Allies
