@@ -38,7 +38,7 @@ from typing import Any
 from warroom.bots.evaluation import Evaluator, register_rewards
 from warroom.bots.policies import RolloutPolicy, register_policy
 from warroom.engine.model import Result
-from warroom.games.qmg_cw.heuristic import evaluate_with_odds
+from warroom.games.qmg_cw.heuristic import evaluate_with_draws
 
 TURNS = 1
 """Changes of the Bloc taking its turn a screening playout runs through (1: to the end of the
@@ -60,7 +60,7 @@ def policy_choice(state: Any, seat: int, options: Sequence[str]) -> str:
 def search_policy(
     turns: int = TURNS,
     prior_worlds: int = PRIOR_WORLDS,
-    evaluator: Evaluator | None = evaluate_with_odds,
+    evaluator: Evaluator | None = evaluate_with_draws,
 ) -> RolloutPolicy:
     """The Cold War's rollout policy: playouts through `turns` changes of the Bloc taking its
     turn, the determinizations the root's priors (so its baseline) are averaged over, and the

@@ -116,7 +116,7 @@ def test_cold_war_rewards_only_winning() -> None:
 
 
 class _Counting(ColdWarRules):
-    """Cold War rules whose search policy's evaluation (`evaluate_with_odds`) counts its calls
+    """Cold War rules whose search policy's evaluation (`evaluate_with_draws`) counts its calls
     (and may be turned upside down)."""
 
     def __init__(self, invert: bool = False) -> None:
@@ -130,7 +130,7 @@ class _Counting(ColdWarRules):
 
     def search_value(self, state: CwState, seat: int) -> float:
         self.calls += 1
-        value = heuristic.evaluate_with_odds(state, seat)
+        value = heuristic.evaluate_with_draws(state, seat)
         return 1.0 - value if self.invert else value
 
 
@@ -155,13 +155,13 @@ def _action_position(rules: Any) -> Any:
 
 def test_cold_war_ismcts_searches_with_the_evaluation() -> None:
     """ISMCTS on Cold War plays the rule-based policy in its playouts, scores them and its
-    root priors with its policy's evaluation (`evaluate_with_odds`: the Bloc's fitted chance
-    to win from the standings with hands valued as the Draw step leaves them), and starts from the option that
+    root priors with its policy's evaluation (`evaluate_with_draws`, the game's evaluation
+    with hands valued as the Draw step leaves them), and starts from the option that
     evaluation prefers: with it upside down, in the same position, the baseline and the
     answer change."""
     policy = policy_for(CW)
     assert policy is not None and policy.baseline == "prior"
-    assert policy.evaluator is heuristic.evaluate_with_odds
+    assert policy.evaluator is heuristic.evaluate_with_draws
     normal = _Counting()
     position = _action_position(normal)
     choice = IsmctsBot(Budget(iterations=40), seed=3).choose(position)
@@ -201,10 +201,10 @@ def test_cold_war_playouts_stop_after_the_blocs_turn_unless_told_to_go_on() -> N
 
 
 class _Draws(ColdWarRules):
-    """Cold War rules whose evaluation is the search's (`evaluate_with_odds`)."""
+    """Cold War rules whose evaluation is the search's (`evaluate_with_draws`)."""
 
     def evaluate(self, state: CwState, seat: int) -> float:
-        return heuristic.evaluate_with_odds(state, seat)
+        return heuristic.evaluate_with_draws(state, seat)
 
 
 def test_cold_war_baseline_is_the_heuristic_choice_over_several_worlds() -> None:

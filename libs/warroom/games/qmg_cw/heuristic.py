@@ -30,12 +30,6 @@ costs its worth less the card drawn in its place, not its whole worth: a Bloc wi
 draw from neither holds back a card that would do a little good, nor keeps a card it cannot
 play (a hand of Build Army cards with every Army built skipped Action step after Action step).
 The heuristic bot keeps `evaluate` (its measured figures in docs/benchmarks.md are of it).
-
-Search bots in a three-player game score with `evaluate_with_odds`: the standings with draws,
-turned into the Bloc's chance to win by the fitted odds of `odds.py` (a softmax over the three
-Blocs whose scale shrinks as the rounds run out, with each Bloc's offset at equal standings).
-In team games, where a Bloc's standing sums two players' hands, the fit does not apply and
-they keep `evaluate_with_draws`.
 """
 
 from __future__ import annotations
@@ -43,7 +37,7 @@ from __future__ import annotations
 import math
 from functools import cache
 
-from warroom.games.qmg_cw import board, flow, odds, policy
+from warroom.games.qmg_cw import board, flow, policy
 from warroom.games.qmg_cw.content import tables
 from warroom.games.qmg_cw.effects import card
 from warroom.games.qmg_cw.scoring import phase_points
@@ -187,14 +181,6 @@ def standings(s: CwState, draws: bool = False) -> list[float]:
     return standing
 
 
-def odds_value(s: CwState, seat: int) -> float:
-    """The chance of the seat's Bloc to win a settled three-player position (`odds.py`)."""
-    bloc = s.seats[seat].bloc
-    if s.over:
-        return 1.0 if bloc in s.winners else 0.0
-    return odds.win_chances(standings(s, draws=True), s.round)[bloc]
-
-
 def static_value(s: CwState, seat: int, draws: bool = False) -> float:
     """The score of a settled position for the seat's Bloc (see the module docstring)."""
     bloc = s.seats[seat].bloc
@@ -214,12 +200,3 @@ def evaluate_with_draws(state: CwState, seat: int) -> float:
     """`evaluate` with every hand valued as its Draw step leaves it (the search bots' value;
     see the module docstring)."""
     return static_value(settle(state), seat, draws=True)
-
-
-def evaluate_with_odds(state: CwState, seat: int) -> float:
-    """The search's value in a three-player game: the Bloc's fitted chance to win
-    (`odds_value`); in team games `evaluate_with_draws` (see the module docstring)."""
-    settled = settle(state)
-    if len(settled.seats) != 3:
-        return static_value(settled, seat, draws=True)
-    return odds_value(settled, seat)
