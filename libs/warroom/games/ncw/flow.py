@@ -1171,34 +1171,7 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
     elif kind == "place":
         _apply_place(s, f, p, option, ctx)
     elif kind == "veto":
-        s.stack.pop()
-        if option == "pass":
-            if f.items:
-                s.push(Frame(f.kind, f.items[0], f.card, f.ops, f.flags, f.mask, f.items[1:]))
-        else:
-            marker = option.partition(":")[2]
-            bit = dict(VETO_NAMES).get(marker, 0)
-            if marker.startswith("ally"):
-                key = f"ally_veto_{marker[4:]}:{p}"
-                s.flags = {**s.flags, key: s.flags[key] - 1}
-            s.vetoes = replaced(s.vetoes, p, s.vetoes[p] & ~bit)
-            if bit != VETO_UNSC:
-                s.vetoed_this_turn = replaced(s.vetoed_this_turn, p, True)
-            s.vetoes_spent = replaced(s.vetoes_spent, p, s.vetoes_spent[p] + 1)
-            s.vp[p] -= veto_cost(f.card, marker)
-            play = s.plays[s.idx]
-            assert play is not None
-            s.plays[s.idx] = Play(
-                play.power,
-                play.card,
-                play.mode,
-                play.reserve,
-                True,
-                play.event_on,
-                play.ops,
-                play.order_value,
-            )
-            ctx.log(f"{POWERS[p]} vetoes {card(f.card).name} ({marker})", "veto")
+        _apply_veto(s, f, p, option, ctx)
     elif kind == "keep":
         n = int(option.partition(":")[2])
         s.objectives[p] = sorted(x for x in s.objective_offer[p] if x != n)
@@ -1216,43 +1189,13 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
         s.exchange = replaced(s.exchange, p, int(option.partition(":")[2]))
         _clear_bit(s, f, p)
     elif kind == "leftover":
-        s.stack.pop()
-        if option == "done":
-            if f.items:
-                s.push(Frame("leftover", seat=f.items[0], items=f.items[1:]))
-        elif f.flags:
-            n = int(option.partition(":")[2])
-            s.leftover = s.leftover.copy()
-            s.leftover.remove(n)
-            s.hands[p] = sorted([*s.hands[p], n])
-            if s.leftover and _exchangeable(s, p):
-                s.push(Frame(f.kind, f.seat, f.card, f.ops, 0, f.mask, f.items, f.scope, f.tag))
-            elif f.items:
-                s.push(Frame("leftover", seat=f.items[0], items=f.items[1:]))
-        else:
-            n = int(option.partition(":")[2])
-            s.hands[p] = [x for x in s.hands[p] if x != n]
-            s.discard = [*s.discard, n]
-            s.push(Frame(f.kind, f.seat, f.card, f.ops, 1, f.mask, f.items, f.scope, f.tag))
+        _apply_leftover(s, f, p, option)
     elif kind == "media_benefit":
         _apply_media_benefit(s, f, option)
     elif kind == "debt":
-        s.stack.pop()
-        c = tables().country_index[option.partition(":")[2]]
-        O.set_control(s, c, NOBODY)
-        left = f.ops - O.stability_for(s, c, BLOC_OF[p])
-        if left > 0 and any(x == p for x in s.control):
-            s.push(Frame(f.kind, f.seat, f.card, left, f.flags, f.mask, f.items, f.scope, f.tag))
+        _apply_debt(s, f, p, option)
     elif kind == "declare":
-        if option != "pass":
-            n = int(option.partition(":")[2])
-            s.objectives[p] = [x for x in s.objectives[p] if x != n]
-            s.declared[p] = [*s.declared[p], n]
-            if seam.hooks.objectives_award_vp(s):
-                s.vp[p] += tables().objectives[n].vp
-            ctx.irreversible = True
-            ctx.log(f"{POWERS[p]} declares objective {n}", "objective")
-        _clear_bit(s, f, p)
+        _apply_declare(s, f, p, option, ctx)
     elif kind.startswith("fx:"):
         fx = effects()
         if fx is None:
@@ -1260,6 +1203,85 @@ def apply_option(s: NcwState, p: int, option: str, ctx: Ctx) -> None:
         else:
             fx.apply_frame(s, f, option)
     advance(s, ctx)
+
+
+def _apply_veto(s: NcwState, f: Frame, p: int, option: str, ctx: Ctx) -> None:
+    """A veto window's answer: pass it to the next power, or spend the veto marker (its VP
+    cost, the play marked vetoed)."""
+    s.stack.pop()
+    if option == "pass":
+        if f.items:
+            s.push(Frame(f.kind, f.items[0], f.card, f.ops, f.flags, f.mask, f.items[1:]))
+    else:
+        marker = option.partition(":")[2]
+        bit = dict(VETO_NAMES).get(marker, 0)
+        if marker.startswith("ally"):
+            key = f"ally_veto_{marker[4:]}:{p}"
+            s.flags = {**s.flags, key: s.flags[key] - 1}
+        s.vetoes = replaced(s.vetoes, p, s.vetoes[p] & ~bit)
+        if bit != VETO_UNSC:
+            s.vetoed_this_turn = replaced(s.vetoed_this_turn, p, True)
+        s.vetoes_spent = replaced(s.vetoes_spent, p, s.vetoes_spent[p] + 1)
+        s.vp[p] -= veto_cost(f.card, marker)
+        play = s.plays[s.idx]
+        assert play is not None
+        s.plays[s.idx] = Play(
+            play.power,
+            play.card,
+            play.mode,
+            play.reserve,
+            True,
+            play.event_on,
+            play.ops,
+            play.order_value,
+        )
+        ctx.log(f"{POWERS[p]} vetoes {card(f.card).name} ({marker})", "veto")
+
+
+def _apply_leftover(s: NcwState, f: Frame, p: int, option: str) -> None:
+    """A leftover-card step's answer: done, take a leftover card, or first discard one."""
+    s.stack.pop()
+    if option == "done":
+        if f.items:
+            s.push(Frame("leftover", seat=f.items[0], items=f.items[1:]))
+    elif f.flags:
+        n = int(option.partition(":")[2])
+        s.leftover = s.leftover.copy()
+        s.leftover.remove(n)
+        s.hands[p] = sorted([*s.hands[p], n])
+        if s.leftover and _exchangeable(s, p):
+            s.push(Frame(f.kind, f.seat, f.card, f.ops, 0, f.mask, f.items, f.scope, f.tag))
+        elif f.items:
+            s.push(Frame("leftover", seat=f.items[0], items=f.items[1:]))
+    else:
+        n = int(option.partition(":")[2])
+        s.hands[p] = [x for x in s.hands[p] if x != n]
+        s.discard = [*s.discard, n]
+        s.push(Frame(f.kind, f.seat, f.card, f.ops, 1, f.mask, f.items, f.scope, f.tag))
+
+
+def _apply_debt(s: NcwState, f: Frame, p: int, option: str) -> None:
+    """A debt's answer: give up control of a country, until its stability pays the debt."""
+    s.stack.pop()
+    c = tables().country_index[option.partition(":")[2]]
+    O.set_control(s, c, NOBODY)
+    left = f.ops - O.stability_for(s, c, BLOC_OF[p])
+    if left > 0 and any(x == p for x in s.control):
+        s.push(Frame(f.kind, f.seat, f.card, left, f.flags, f.mask, f.items, f.scope, f.tag))
+
+
+def _apply_declare(s: NcwState, f: Frame, p: int, option: str, ctx: Ctx) -> None:
+    """A declaration window's answer: declare a secret objective (its VPs when objectives
+    award them), or pass."""
+    if option != "pass":
+        n = int(option.partition(":")[2])
+        s.objectives[p] = [x for x in s.objectives[p] if x != n]
+        s.declared[p] = [*s.declared[p], n]
+        if seam.hooks.objectives_award_vp(s):
+            s.vp[p] += tables().objectives[n].vp
+        ctx.irreversible = True
+        ctx.log(f"{POWERS[p]} declares objective {n}", "objective")
+    _clear_bit(s, f, p)
 
 
 def _clear_bit(s: NcwState, f: Frame, p: int) -> None:

@@ -495,9 +495,16 @@ def make_view(s: NcwState, seat: int | None) -> ncw_pb2.View:
 
 def determinize(v: ncw_pb2.View, seat: int, seed: int) -> NcwState:
     """Rebuild a full state from a seat's view, sampling hands, deck order and secret objectives."""
-    t = tables()
-    r_state = rng.seed_state(seed)
-    n_r = len(t.regions)
+    s = _public_state(v)
+    r_state = _deal_cards(s, v, seat, rng.seed_state(seed))
+    r_state = _deal_objectives(s, v, seat, r_state)
+    r_state, s.rng = rng.next_u64(r_state)
+    return s
+
+
+def _public_state(v: ncw_pb2.View) -> NcwState:
+    """A state holding what the view shows of the board, the tracks and the turn."""
+    n_r = len(tables().regions)
     powers = list(v.powers)
     s = NcwState(
         variant=v.variant,
@@ -543,7 +550,14 @@ def determinize(v: ncw_pb2.View, seat: int, seed: int) -> NcwState:
     s.winners = tuple(v.winners)
     s.reason, s.over = v.reason, v.over
     s.declared = [list(pv.declared) for pv in powers]
-    # cards: everything of the decades in play not seen by the seat is shuffled out afresh
+    return s
+
+
+def _deal_cards(s: NcwState, v: ncw_pb2.View, seat: int, r_state: int) -> int:
+    """Shuffle every card of the decades in play that the seat has not seen into the other
+    powers' hands, their face-down placements and the deck; sample the other powers' chosen
+    exchange cards. Returns the RNG state after."""
+    t = tables()
     known: set[int] = set(v.hand) | set(v.discard) | set(v.leftover) | set(v.removed)
     s.plays = []
     for pl in v.placements:
@@ -558,7 +572,7 @@ def determinize(v: ncw_pb2.View, seat: int, seed: int) -> NcwState:
     pool = [n for d in range(decades) for n in t.decade_cards[d] if n not in known]
     r_state = rng.shuffle(r_state, pool)
     s.hands = []
-    for p, pv in enumerate(powers):
+    for p, pv in enumerate(v.powers):
         if p == seat:
             s.hands.append(list(v.hand))
         else:
@@ -572,15 +586,22 @@ def determinize(v: ncw_pb2.View, seat: int, seed: int) -> NcwState:
     s.exchange = [NOBODY] * 4
     if v.own_exchange >= 0:
         s.exchange[seat] = v.own_exchange
-    for p, pv in enumerate(powers):
+    for p, pv in enumerate(v.powers):
         if p != seat and pv.exchange_chosen:
             choices = [n for n in s.hands[p] if not flow.is_crisis(n)] or s.hands[p]
             r_state, s.exchange[p] = rng.choice(r_state, choices)
-    # objectives
+    return r_state
+
+
+def _deal_objectives(s: NcwState, v: ncw_pb2.View, seat: int, r_state: int) -> int:
+    """The seat's own objectives as shown, its undrawn ones shuffled; every other power's
+    held, offered and set-aside objectives sampled from those it has not declared (withdrawn
+    ones excluded). Returns the RNG state after."""
+    t = tables()
     withdrawn = {int(k.partition(":")[2]) for k in v.flags if k.startswith("withdrawn:")}
     s.objectives, s.objective_offer, s.objective_decks = [], [], []
     out: list[int] = []
-    for p, pv in enumerate(powers):
+    for p, pv in enumerate(v.powers):
         if p == seat:
             held, offer, gone = list(v.objectives), list(v.objective_offer), list(v.objectives_out)
             seen = set(held) | set(offer) | set(gone) | set(pv.declared)
@@ -599,8 +620,7 @@ def determinize(v: ncw_pb2.View, seat: int, seed: int) -> NcwState:
         s.objective_decks.append(rest)
         out.extend(gone)
     s.objectives_out = out
-    r_state, s.rng = rng.next_u64(r_state)
-    return s
+    return r_state
 
 
 # ---------------------------------------------------------------- invariants

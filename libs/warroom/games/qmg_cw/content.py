@@ -199,67 +199,90 @@ def _check_effects(path: Path, label: str, effects: list[dict[str, Any]], spaces
 @cache
 def tables() -> Tables:
     """Load, validate and index every content file (once)."""
-    spaces_path = CONTENT_DIR / "spaces.yaml"
-    spaces = load_records(spaces_path, SpaceRecord)
+    spaces = _spaces(CONTENT_DIR / "spaces.yaml")
     ids = tuple(s.id for s in spaces)
+    straits_path = CONTENT_DIR / "straits.yaml"
+    straits = load_records(straits_path, StraitRecord)
+    strait_rows = _strait_rows(straits_path, straits, ids)
+    cards_path = CONTENT_DIR / "cards.yaml"
+    cards = load_records(cards_path, CardRecord)
+    out_cards = _cards(cards_path, cards, set(ids))
+    pool, tokens, start, variants = _setup(CONTENT_DIR / "setup.yaml", ids)
+    adjacency = tuple(frozenset(ids.index(a) for a in s.adjacent) for s in spaces)
+    straits_at = tuple(
+        tuple((anchor, b if i == a else a) for anchor, a, b in strait_rows if i in (a, b))
+        for i in range(len(ids))
+    )
+    return Tables(
+        ids,
+        tuple(s.name for s in spaces),
+        tuple(s.kind == "sea" for s in spaces),
+        tuple(s.supply for s in spaces),
+        adjacency,
+        strait_rows,
+        out_cards,
+        pool,  # type: ignore[arg-type]
+        tokens,
+        start,
+        variants,
+        tuple(spaces),
+        tuple(cards),
+        tuple(straits),
+        straits_at,
+        tuple(_supply_always(cards_path, c, ids) for c in out_cards),
+    )
+
+
+def _spaces(path: Path) -> list[SpaceRecord]:
+    """The spaces, each adjacency known and listed back."""
+    spaces = load_records(path, SpaceRecord)
+    ids = [s.id for s in spaces]
     idset = set(ids)
     for s in spaces:
         for a in s.adjacent:
-            require(a in idset, spaces_path, s.id, "adjacent", f"unknown space {a!r}")
+            require(a in idset, path, s.id, "adjacent", f"unknown space {a!r}")
             other = spaces[ids.index(a)]
-            require(
-                s.id in other.adjacent,
-                spaces_path,
-                s.id,
-                "adjacent",
-                f"{a!r} does not list it back",
-            )
-    straits_path = CONTENT_DIR / "straits.yaml"
-    straits = load_records(straits_path, StraitRecord)
-    strait_rows: list[tuple[int, int, int]] = []
+            require(s.id in other.adjacent, path, s.id, "adjacent", f"{a!r} does not list it back")
+    return spaces
+
+
+def _strait_rows(
+    path: Path, straits: list[StraitRecord], ids: tuple[str, ...]
+) -> tuple[tuple[int, int, int], ...]:
+    """Each strait as (anchor, sea, sea) space indexes."""
+    rows: list[tuple[int, int, int]] = []
     for st in straits:
-        require(
-            st.anchor in idset and len(st.seas) == 2, straits_path, st.id, "anchor", "bad strait"
-        )
-        strait_rows.append((ids.index(st.anchor), ids.index(st.seas[0]), ids.index(st.seas[1])))
-    cards_path = CONTENT_DIR / "cards.yaml"
-    cards = load_records(cards_path, CardRecord)
+        require(st.anchor in ids and len(st.seas) == 2, path, st.id, "anchor", "bad strait")
+        rows.append((ids.index(st.anchor), ids.index(st.seas[0]), ids.index(st.seas[1])))
+    return tuple(rows)
+
+
+DECK_SIZES = {"red": 39, "maroon": 34, "blue": 41, "green": 40, "gold": 32, "orange": 30}
+
+
+def _cards(path: Path, cards: list[CardRecord], idset: set[str]) -> tuple[Card, ...]:
+    """The checked cards: the decks' sizes, ids in order, known types, timings and
+    nationalities of the card's own Bloc, and well-formed effects."""
     counts = Counter(c.deck for c in cards)
-    expected = {"red": 39, "maroon": 34, "blue": 41, "green": 40, "gold": 32, "orange": 30}
     require(
-        dict(counts) == expected,
-        cards_path,
-        None,
-        "deck",
-        f"deck sizes {dict(counts)} != {expected}",
+        dict(counts) == DECK_SIZES, path, None, "deck", f"deck sizes {dict(counts)} != {DECK_SIZES}"
     )
-    out_cards = []
+    out: list[Card] = []
     for index, c in enumerate(cards):
         label = f"{c.id} ({c.name})"
-        require(c.id == index, cards_path, label, "id", "ids must be 0..215 in order")
-        require(c.type in CARD_TYPES, cards_path, label, "type", f"unknown type {c.type!r}")
-        require(c.when in WHEN, cards_path, label, "when", f"unknown timing {c.when!r}")
-        require(c.nationality in NATS, cards_path, label, "nationality", "unknown nationality")
-        require(
-            DECK_BLOC[DECKS.index(c.deck)] == BLOCS.index(c.bloc),
-            cards_path,
-            label,
-            "deck",
-            "deck of another bloc",
-        )
-        require(
-            NAT_BLOC[NATS.index(c.nationality)] == BLOCS.index(c.bloc),
-            cards_path,
-            label,
-            "nationality",
-            "bad bloc",
-        )
-        _check_effects(cards_path, label, c.effects, idset)
-        out_cards.append(
+        require(c.id == index, path, label, "id", "ids must be 0..215 in order")
+        require(c.type in CARD_TYPES, path, label, "type", f"unknown type {c.type!r}")
+        require(c.when in WHEN, path, label, "when", f"unknown timing {c.when!r}")
+        require(c.nationality in NATS, path, label, "nationality", "unknown nationality")
+        bloc = BLOCS.index(c.bloc)
+        require(DECK_BLOC[DECKS.index(c.deck)] == bloc, path, label, "deck", "deck of another bloc")
+        require(NAT_BLOC[NATS.index(c.nationality)] == bloc, path, label, "nationality", "bad bloc")
+        _check_effects(path, label, c.effects, idset)
+        out.append(
             Card(
                 c.id,
                 c.name,
-                BLOCS.index(c.bloc),
+                bloc,
                 DECKS.index(c.deck),
                 c.type,
                 _nat(c.nationality),
@@ -275,41 +298,31 @@ def tables() -> Tables:
                 dict(c.trigger),
             )
         )
-    setup_path = CONTENT_DIR / "setup.yaml"
-    setup = SetupModel.model_validate(read_yaml(setup_path))
+    return tuple(out)
+
+
+Variants = dict[str, tuple[str, tuple[tuple[int, int], ...]]]
+
+
+def _setup(
+    path: Path, ids: tuple[str, ...]
+) -> tuple[
+    tuple[tuple[int, ...], ...], tuple[int, ...], tuple[tuple[int, int, int], ...], Variants
+]:
+    """The piece pool and Supply tokens by nationality, the starting pieces as (nationality,
+    kind, space), and the variants' descriptions and seats (Bloc, deck or -1 for all)."""
+    setup = SetupModel.model_validate(read_yaml(path))
     pool = tuple(tuple(setup.pieces[n][k] for k in KINDS) for n in NATS)
     tokens = tuple(setup.supply_tokens.get(n, 0) for n in NATS)
-    start = []
+    start: list[tuple[int, int, int]] = []
     for row in setup.start:
-        require(row["space"] in idset, setup_path, row["space"], "space", "unknown space")
+        require(row["space"] in ids, path, row["space"], "space", "unknown space")
         start.append((NATS.index(row["nat"]), KINDS.index(row["piece"]), ids.index(row["space"])))
-    variants: dict[str, tuple[str, tuple[tuple[int, int], ...]]] = {}
+    variants: Variants = {}
     for vid, v in setup.variants.items():
         seats = tuple((BLOCS.index(b), -1 if d == "all" else DECKS.index(d)) for b, d in v["seats"])
         variants[vid] = (str(v["description"]), seats)
-    adjacency = tuple(frozenset(ids.index(a) for a in s.adjacent) for s in spaces)
-    straits_at = tuple(
-        tuple((anchor, b if i == a else a) for anchor, a, b in strait_rows if i in (a, b))
-        for i in range(len(ids))
-    )
-    return Tables(
-        ids,
-        tuple(s.name for s in spaces),
-        tuple(s.kind == "sea" for s in spaces),
-        tuple(s.supply for s in spaces),
-        adjacency,
-        tuple(strait_rows),
-        tuple(out_cards),
-        pool,  # type: ignore[arg-type]
-        tokens,
-        tuple(start),
-        variants,
-        tuple(spaces),
-        tuple(cards),
-        tuple(straits),
-        straits_at,
-        tuple(_supply_always(cards_path, c, ids) for c in out_cards),
-    )
+    return pool, tokens, tuple(start), variants
 
 
 def _supply_always(path: Path, c: Card, ids: tuple[str, ...]) -> frozenset[int]:

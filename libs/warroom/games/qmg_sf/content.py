@@ -259,99 +259,14 @@ def tables() -> Tables:
     ids = tuple(s.id for s in spaces)
     require(len(set(ids)) == len(ids), map_path, None, "id", "duplicate space id")
     index = {sid: i for i, sid in enumerate(ids)}
-
-    def idx(path: Path, record: str, sid: str) -> int:
-        """A space index, or a ContentError naming the record."""
-        require(sid in index, path, record, "space", f"unknown space {sid!r}")
-        return index[sid]
-
-    adj: list[set[int]] = [set() for _ in ids]
-    for e in edges:
-        a, b = idx(map_path, f"{e.a}-{e.b}", e.a), idx(map_path, f"{e.a}-{e.b}", e.b)
-        require(b not in adj[a], map_path, f"{e.a}-{e.b}", "b", "duplicate edge")
-        adj[a].add(b)
-        adj[b].add(a)
-    flags: list[list[int]] = [[] for _ in FACTIONS]
-    for i, s in enumerate(spaces):
-        for fname in s.flags:
-            flags[FACTIONS.index(fname)].append(i)
-    bulgaria_factions: set[int] = set()
-    for fl in land_flags:
-        sp = idx(map_path, fl.space, fl.space)
-        for fname in fl.factions:
-            if fl.marker == "bulgaria":
-                bulgaria_factions.add(FACTIONS.index(fname))
-            else:
-                flags[FACTIONS.index(fname)].append(sp)
-    strait_t = tuple(
-        (idx(map_path, s.anchor, s.anchor), index[s.seas[0]], index[s.seas[1]]) for s in straits
-    )
+    flags, bulgaria_factions = _flags(map_path, spaces, land_flags, index)
     country = tuple(COUNTRIES.index(s.minor) if s.minor else -1 for s in spaces)
     control = tuple(
         {"Axis": 0, "Allies": 1, "Neutral": -1, None: -2}[s.control if s.kind == "land" else None]
         for s in spaces
     )
-    piece_faction: list[int] = []
-    piece_kind: list[int] = []
-    for count in counts:
-        fi = FACTIONS.index(count.faction)
-        for ki, kind_name in enumerate(KINDS):
-            for _ in range(getattr(count, kind_name)):
-                piece_faction.append(fi)
-                piece_kind.append(ki)
-    start_t = tuple(
-        (FACTIONS.index(s.faction) * 8 + KINDS.index(s.piece), idx(setup_path, s.space, s.space))
-        for s in start
-    )
-    table: dict[int, Card] = {}
-    for c in cards:
-        _check_effect(cards_path, c.id, c.effect, index)
-        r = c.reaction
-        if r is not None:
-            require(r.type in REACTIONS, cards_path, str(c.id), "reaction", "unknown reaction")
-        f = FACTIONS.index(c.faction)
-        table[c.id] = Card(
-            c.id,
-            c.name,
-            f,
-            SIDE_OF_FACTION[f],
-            c.era,
-            c.first_game,
-            c.text,
-            c.effect,
-            r.type if r else "",
-            frozenset(index[s] for s in r.spaces) if r else frozenset(),
-            r.desert if r else False,
-        )
-    for k in conts:
-        _check_effect(cards_path, k.id, k.initial.effect, index)
-        _check_effect(cards_path, k.id, k.second.effect, index)
-        f = FACTIONS.index(k.faction)
-        table[k.id] = Card(
-            k.id,
-            k.initial.name,
-            f,
-            SIDE_OF_FACTION[f],
-            "",
-            False,
-            k.initial.text,
-            k.initial.effect,
-            "",
-            frozenset(),
-            False,
-            True,
-            k.second.name,
-            k.second.text,
-            k.second.effect,
-        )
-    require(len(table) == 72, cards_path, None, None, f"expected 72 cards, found {len(table)}")
-    decks = tuple(
-        tuple(sorted(c.id for c in table.values() if c.side == s and not c.contingency))
-        for s in (0, 1)
-    )
-    conts_t = tuple(
-        tuple(sorted(c.id for c in table.values() if c.side == s and c.contingency)) for s in (0, 1)
-    )
+    piece_faction, piece_kind = _piece_pool(counts)
+    table = _card_table(cards_path, cards, conts, index)
     rounds = _read(setup_path)["rounds"]
     records: dict[str, tuple[Record, ...]] = {
         "spaces": tuple(spaces),
@@ -372,19 +287,28 @@ def tables() -> Tables:
         country=country,
         mcf_start=tuple(s.mcf for s in spaces),
         control_start=control,
-        adj=tuple(frozenset(a) for a in adj),
-        straits=strait_t,
-        flags=tuple(tuple(f) for f in flags),
-        bulgaria_flag_factions=frozenset(bulgaria_factions),
+        adj=_adjacency(map_path, edges, index),
+        straits=tuple(
+            (_space(index, map_path, s.anchor, s.anchor), index[s.seas[0]], index[s.seas[1]])
+            for s in straits
+        ),
+        flags=flags,
+        bulgaria_flag_factions=bulgaria_factions,
         country_spaces=tuple(
             tuple(i for i, c in enumerate(country) if c == n) for n in range(len(COUNTRIES))
         ),
-        piece_faction=tuple(piece_faction),
-        piece_kind=tuple(piece_kind),
-        start=start_t,
+        piece_faction=piece_faction,
+        piece_kind=piece_kind,
+        start=tuple(
+            (
+                FACTIONS.index(s.faction) * 8 + KINDS.index(s.piece),
+                _space(index, setup_path, s.space, s.space),
+            )
+            for s in start
+        ),
         cards=table,
-        deck_cards=(decks[0], decks[1]),
-        contingency_cards=(conts_t[0], conts_t[1]),
+        deck_cards=(_side_cards(table, 0, False), _side_cards(table, 1, False)),
+        contingency_cards=(_side_cards(table, 0, True), _side_cards(table, 1, True)),
         rounds=int(rounds["count"]),
         seasons=tuple(rounds["seasons"]),
         first_year=int(rounds["first_year"]),
@@ -393,6 +317,119 @@ def tables() -> Tables:
         usa_at_war=int(rounds["usa_at_war"]),
         records=records,
     )
+
+
+def _side_cards(table: dict[int, Card], side: int, contingency: bool) -> tuple[int, ...]:
+    """The ids of a side's deck cards, or of its Contingency cards, in order."""
+    return tuple(
+        sorted(c.id for c in table.values() if c.side == side and c.contingency == contingency)
+    )
+
+
+def _space(index: dict[str, int], path: Path, record: str, sid: str) -> int:
+    """A space index, or a ContentError naming the record."""
+    require(sid in index, path, record, "space", f"unknown space {sid!r}")
+    return index[sid]
+
+
+def _adjacency(
+    path: Path, edges: list[EdgeRecord], index: dict[str, int]
+) -> tuple[frozenset[int], ...]:
+    """Each space's neighbours (an edge listed twice is an error)."""
+    adj: list[set[int]] = [set() for _ in index]
+    for e in edges:
+        label = f"{e.a}-{e.b}"
+        a, b = _space(index, path, label, e.a), _space(index, path, label, e.b)
+        require(b not in adj[a], path, label, "b", "duplicate edge")
+        adj[a].add(b)
+        adj[b].add(a)
+    return tuple(frozenset(a) for a in adj)
+
+
+def _flags(
+    path: Path, spaces: list[SpaceRecord], land_flags: list[FlagRecord], index: dict[str, int]
+) -> tuple[tuple[tuple[int, ...], ...], frozenset[int]]:
+    """By faction, the spaces its flag marks (printed, and the flag markers' spaces), and the
+    factions of the Bulgaria marker."""
+    flags: list[list[int]] = [[] for _ in FACTIONS]
+    for i, s in enumerate(spaces):
+        for fname in s.flags:
+            flags[FACTIONS.index(fname)].append(i)
+    bulgaria: set[int] = set()
+    for fl in land_flags:
+        sp = _space(index, path, fl.space, fl.space)
+        for fname in fl.factions:
+            if fl.marker == "bulgaria":
+                bulgaria.add(FACTIONS.index(fname))
+            else:
+                flags[FACTIONS.index(fname)].append(sp)
+    return tuple(tuple(f) for f in flags), frozenset(bulgaria)
+
+
+def _piece_pool(counts: list[PieceCountRecord]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Every piece of the game as its faction and its kind."""
+    factions: list[int] = []
+    kinds: list[int] = []
+    for count in counts:
+        fi = FACTIONS.index(count.faction)
+        for ki, kind_name in enumerate(KINDS):
+            for _ in range(getattr(count, kind_name)):
+                factions.append(fi)
+                kinds.append(ki)
+    return tuple(factions), tuple(kinds)
+
+
+def _card_table(
+    path: Path,
+    cards: list[CardRecord],
+    conts: list[ContingencyRecord],
+    index: dict[str, int],
+) -> dict[int, Card]:
+    """The 72 cards by id, the Contingency cards with both their sides; effects and
+    reactions checked."""
+    table: dict[int, Card] = {}
+    for c in cards:
+        _check_effect(path, c.id, c.effect, index)
+        r = c.reaction
+        if r is not None:
+            require(r.type in REACTIONS, path, str(c.id), "reaction", "unknown reaction")
+        f = FACTIONS.index(c.faction)
+        table[c.id] = Card(
+            c.id,
+            c.name,
+            f,
+            SIDE_OF_FACTION[f],
+            c.era,
+            c.first_game,
+            c.text,
+            c.effect,
+            r.type if r else "",
+            frozenset(index[s] for s in r.spaces) if r else frozenset(),
+            r.desert if r else False,
+        )
+    for k in conts:
+        _check_effect(path, k.id, k.initial.effect, index)
+        _check_effect(path, k.id, k.second.effect, index)
+        f = FACTIONS.index(k.faction)
+        table[k.id] = Card(
+            k.id,
+            k.initial.name,
+            f,
+            SIDE_OF_FACTION[f],
+            "",
+            False,
+            k.initial.text,
+            k.initial.effect,
+            "",
+            frozenset(),
+            False,
+            True,
+            k.second.name,
+            k.second.text,
+            k.second.effect,
+        )
+    require(len(table) == 72, path, None, None, f"expected 72 cards, found {len(table)}")
+    return table
 
 
 _FILTER_KEYS = frozenset({"in", "near", "adjacent", "desert", "kind", "near_tag", "adjacent_piece"})
