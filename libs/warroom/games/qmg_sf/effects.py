@@ -27,6 +27,7 @@ Filters (`at`, `into`, `target`): location alternatives `in`, `near` (in or adja
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from warroom.games.qmg_sf import board, cards, combat
@@ -401,79 +402,98 @@ def run_step(s: SfState, frame: Frame, ctx: Ctx) -> None:
     step = steps[frame.pc]
     at = frame.pc
     frame.pc += 1
-    side = frame.seat
     op = step["op"]
-    sub = Frame("", side, frame.card, frame.face, at, frame.branch)
-    fac = card_faction(frame, step)
     if op == "require":
-        if not feasible(s, side, frame.card, step):
+        if not feasible(s, frame.seat, frame.card, step):
             ctx.log(f"{cards.card(frame.card).name}: prerequisite not met")
             frame.pc = len(steps)
-    elif op == "vp":
-        who = side if step["who"] == "self" else 1 - side
-        s.vp[who] += int(step["amount"])
-        ctx.log(f"{('Axis', 'Allies')[who]} gain {step['amount']} VP")
-    elif op == "draw":
-        n = cards.draw(s, side, int(step["count"]))
-        ctx.irreversible = True
-        ctx.log(f"draws {n} card(s)")
-    elif op == "malta_depot":
-        s.malta_depot = True
-        ctx.log("the Malta Depot marker is placed")
-    elif op == "supply_flag":
-        s.bulgaria_flag = True
-        ctx.log("the Bulgaria Supply Flags marker is placed")
-    elif op == "activate":
-        country = COUNTRIES.index(step["country"])
-        if board.activate(s, country, side):
-            ctx.log(f"{step['country']} is activated for the {('Axis', 'Allies')[side]}")
-    elif op == "declare_war":
-        country = COUNTRIES.index(step["country"])
-        if s.minor[country] == NEUTRAL:
-            board.activate(s, country, 1 - side)
-            ctx.log(f"war is declared on {step['country']}")
-    elif op in PLACING:
-        sub.kind = "fx_place"
-        s.stack.append(sub)
+    elif op in _AT_ONCE:
+        _AT_ONCE[op](s, frame.seat, step, ctx)
+    elif op == "another_action" and int(step.get("discard", 0)) == 0:
+        s.extra_actions += 1
+        ctx.log("takes another action")
+    else:
+        sub = _decision(s, frame, at, step)
+        if sub is not None:
+            s.stack.append(sub)
+
+
+def _gain_vp(s: SfState, side: int, step: Step, ctx: Ctx) -> None:
+    who = side if step["who"] == "self" else 1 - side
+    s.vp[who] += int(step["amount"])
+    ctx.log(f"{('Axis', 'Allies')[who]} gain {step['amount']} VP")
+
+
+def _draw(s: SfState, side: int, step: Step, ctx: Ctx) -> None:
+    n = cards.draw(s, side, int(step["count"]))
+    ctx.irreversible = True
+    ctx.log(f"draws {n} card(s)")
+
+
+def _malta_depot(s: SfState, side: int, step: Step, ctx: Ctx) -> None:
+    s.malta_depot = True
+    ctx.log("the Malta Depot marker is placed")
+
+
+def _supply_flag(s: SfState, side: int, step: Step, ctx: Ctx) -> None:
+    s.bulgaria_flag = True
+    ctx.log("the Bulgaria Supply Flags marker is placed")
+
+
+def _activate(s: SfState, side: int, step: Step, ctx: Ctx) -> None:
+    if board.activate(s, COUNTRIES.index(step["country"]), side):
+        ctx.log(f"{step['country']} is activated for the {('Axis', 'Allies')[side]}")
+
+
+def _declare_war(s: SfState, side: int, step: Step, ctx: Ctx) -> None:
+    country = COUNTRIES.index(step["country"])
+    if s.minor[country] == NEUTRAL:
+        board.activate(s, country, 1 - side)
+        ctx.log(f"war is declared on {step['country']}")
+
+
+_AT_ONCE: dict[str, Callable[[SfState, int, Step, Ctx], None]] = {
+    "vp": _gain_vp,
+    "draw": _draw,
+    "malta_depot": _malta_depot,
+    "supply_flag": _supply_flag,
+    "activate": _activate,
+    "declare_war": _declare_war,
+}
+"""By op: the steps resolved at once, with no decision."""
+
+
+def _decision(s: SfState, frame: Frame, at: int, step: Step) -> Frame | None:
+    """The decision frame a step asks for, or None when there is nothing to decide (no
+    candidate, or an empty hand). An `another_action` step here is one paid with a discard."""
+    side, op = frame.seat, step["op"]
+    sub = Frame("", side, frame.card, frame.face, at, frame.branch)
+    if op in PLACING or op == "pay":
+        sub.kind = "fx_place" if op in PLACING else "fx_pay"
     elif op == "follow":
         p = s.tags.get(step["tag"], -1)
-        if p >= 0 and s.loc[p] != OFF and _follow_options(s, p, step):
-            sub.kind = "fx_follow"
-            s.stack.append(sub)
+        if not (p >= 0 and s.loc[p] != OFF and _follow_options(s, p, step)):
+            return None
+        sub.kind = "fx_follow"
     elif op == "move":
-        if _move_candidates(s, step, ()):
-            sub.kind = "fx_move"
-            s.stack.append(sub)
+        sub.kind = "fx_move" if _move_candidates(s, step, ()) else ""
     elif op == "attack":
-        if _attack_options(s, side, step, fac):
-            sub.kind = "fx_attack"
-            s.stack.append(sub)
+        sub.kind = "fx_attack" if _attack_options(s, side, step, card_faction(frame, step)) else ""
     elif op == "eliminate":
-        if _elim_candidates(s, side, step):
-            sub.kind = "fx_elim"
-            s.stack.append(sub)
-    elif op == "pay":
-        sub.kind = "fx_pay"
-        s.stack.append(sub)
+        sub.kind = "fx_elim" if _elim_candidates(s, side, step) else ""
     elif op == "another_action":
-        if int(step.get("discard", 0)) == 0:
-            s.extra_actions += 1
-            ctx.log("takes another action")
-        elif s.hands[side]:
-            sub.kind = "fx_more"
-            s.stack.append(sub)
+        sub.kind = "fx_more" if s.hands[side] else ""
     elif op == "enemy_discard":
-        if s.hands[1 - side]:
-            sub.kind = "fx_enemy_discard"
-            sub.seat = 1 - side
-            sub.n = int(step["count"])
-            s.stack.append(sub)
+        if not s.hands[1 - side]:
+            return None
+        sub.kind, sub.seat, sub.n = "fx_enemy_discard", 1 - side, int(step["count"])
     elif op == "choose":
-        if any(playable_steps(s, side, frame.card, tuple(o)) for o in step["options"]):
-            sub.kind = "fx_choose"
-            s.stack.append(sub)
+        options = step["options"]
+        playable = any(playable_steps(s, side, frame.card, tuple(o)) for o in options)
+        sub.kind = "fx_choose" if playable else ""
     else:
         raise AssertionError(f"unknown op {op} in card {frame.card}")
+    return sub if sub.kind else None
 
 
 def _follow_options(s: SfState, p: int, step: Step) -> Options:
@@ -569,101 +589,151 @@ def options(s: SfState, frame: Frame) -> Options:
 
 def apply(s: SfState, frame: Frame, option: str, ctx: Ctx) -> None:
     """Apply an effect decision (the frame is already popped)."""
-    step = step_of(frame)
-    side = frame.seat
-    k = frame.kind
-    if k == "fx_place":
-        fac = card_faction(frame, step)
-        if option == "skip":
-            return
-        if option.startswith("free"):
-            p = int(option[4:])
-            board.eliminate(s, p)
-            ctx.log(f"removes {board.piece_name(p)} from the board to place it again")
-            s.stack.append(frame)
-            return
-        piece = do_place(s, fac, KINDS.index(step["piece"]), step["op"] == "recruit", option, ctx)
-        if "tag" in step:
-            s.tags[step["tag"]] = piece
-    elif k == "fx_follow":
-        p = s.tags[step["tag"]]
-        if option == "stay":
-            ctx.log(f"{board.piece_name(p)} moves in place")
-        elif option.startswith("m"):
-            parts = [int(x) for x in option[1:].split("-")]
-            board.move(s, p, parts[0], parts[1] if len(parts) > 1 else -1)
-            ctx.log(f"{board.piece_name(p)} moves to {board.name(parts[0])}")
-        else:
-            fac, tgt = (int(x) for x in option[1:].split("-"))
-            combat.start(s, fac, s.loc[p], tgt, ctx, with_piece=p)
-    elif k == "fx_move":
-        if option == "skip":
-            return
-        if option.startswith("st"):
-            p = int(option[2:])
-            ctx.log(f"{board.piece_name(p)} moves in place")
-        else:
-            head, *rest = option[1:].split("-")
-            p = int(head)
-            board.move(s, p, int(rest[0]), int(rest[1]) if len(rest) > 1 else -1)
-            ctx.log(f"{board.piece_name(p)} moves to {board.name(int(rest[0]))}")
-        count = int(step.get("count", 1))
-        if frame.n + 1 < count:
-            nxt = frame.copy()
-            nxt.n += 1
-            nxt.data = (*frame.data, p)
-            if _move_candidates(s, step, nxt.data):
-                s.stack.append(nxt)
-    elif k == "fx_attack":
-        if option == "skip":
-            return
-        f, src, tgt = (int(x) for x in option[1:].split("-"))
-        combat.start(s, f, src, tgt, ctx)
-    elif k == "fx_elim":
-        p = int(option[1:])
-        if step.get("unless_discard"):
-            s.stack.append(
-                Frame(
-                    "fx_unless", 1 - side, frame.card, frame.face, frame.pc, frame.branch, data=(p,)
-                )
+    handler = _ANSWERS.get(frame.kind)
+    if handler is None:
+        raise AssertionError(frame.kind)
+    handler(s, frame, step_of(frame), option, ctx)
+
+
+def _answer_place(s: SfState, frame: Frame, step: Step, option: str, ctx: Ctx) -> None:
+    """Place (build or recruit) a piece, remove one to place it again, or skip."""
+    fac = card_faction(frame, step)
+    if option == "skip":
+        return
+    if option.startswith("free"):
+        p = int(option[4:])
+        board.eliminate(s, p)
+        ctx.log(f"removes {board.piece_name(p)} from the board to place it again")
+        s.stack.append(frame)
+        return
+    piece = do_place(s, fac, KINDS.index(step["piece"]), step["op"] == "recruit", option, ctx)
+    if "tag" in step:
+        s.tags[step["tag"]] = piece
+
+
+def _answer_follow(s: SfState, frame: Frame, step: Step, option: str, ctx: Ctx) -> None:
+    """The tagged piece stays, moves, or attacks."""
+    p = s.tags[step["tag"]]
+    if option == "stay":
+        ctx.log(f"{board.piece_name(p)} moves in place")
+    elif option.startswith("m"):
+        parts = [int(x) for x in option[1:].split("-")]
+        board.move(s, p, parts[0], parts[1] if len(parts) > 1 else -1)
+        ctx.log(f"{board.piece_name(p)} moves to {board.name(parts[0])}")
+    else:
+        fac, tgt = (int(x) for x in option[1:].split("-"))
+        combat.start(s, fac, s.loc[p], tgt, ctx, with_piece=p)
+
+
+def _answer_move(s: SfState, frame: Frame, step: Step, option: str, ctx: Ctx) -> None:
+    """Move a piece (or move it in place), then offer the step's next move."""
+    if option == "skip":
+        return
+    if option.startswith("st"):
+        p = int(option[2:])
+        ctx.log(f"{board.piece_name(p)} moves in place")
+    else:
+        head, *rest = option[1:].split("-")
+        p = int(head)
+        board.move(s, p, int(rest[0]), int(rest[1]) if len(rest) > 1 else -1)
+        ctx.log(f"{board.piece_name(p)} moves to {board.name(int(rest[0]))}")
+    count = int(step.get("count", 1))
+    if frame.n + 1 < count:
+        nxt = frame.copy()
+        nxt.n += 1
+        nxt.data = (*frame.data, p)
+        if _move_candidates(s, step, nxt.data):
+            s.stack.append(nxt)
+
+
+def _answer_attack(s: SfState, frame: Frame, step: Step, option: str, ctx: Ctx) -> None:
+    """Start the chosen attack, or skip."""
+    if option == "skip":
+        return
+    f, src, tgt = (int(x) for x in option[1:].split("-"))
+    combat.start(s, f, src, tgt, ctx)
+
+
+def _answer_elim(s: SfState, frame: Frame, step: Step, option: str, ctx: Ctx) -> None:
+    """Eliminate the chosen piece, or first let its owner discard a card to save it."""
+    p = int(option[1:])
+    if step.get("unless_discard"):
+        s.stack.append(
+            Frame(
+                "fx_unless",
+                1 - frame.seat,
+                frame.card,
+                frame.face,
+                frame.pc,
+                frame.branch,
+                data=(p,),
             )
-            return
+        )
+        return
+    board.eliminate(s, p)
+    ctx.log(f"eliminates {board.piece_name(p)}")
+
+
+def _answer_unless(s: SfState, frame: Frame, step: Step, option: str, ctx: Ctx) -> None:
+    """Allow the elimination, or discard a card to save the piece."""
+    p = frame.data[0]
+    if option == "allow":
         board.eliminate(s, p)
         ctx.log(f"eliminates {board.piece_name(p)}")
-    elif k == "fx_unless":
-        p = frame.data[0]
-        if option == "allow":
-            board.eliminate(s, p)
-            ctx.log(f"eliminates {board.piece_name(p)}")
-        else:
-            c = int(option[1:])
-            cards.use(s, side, c, False)
-            ctx.log(f"discards a card to save {board.piece_name(p)}")
-    elif k == "fx_pay":
-        if option == "vp":
-            s.vp[1 - side] += int(step["or_enemy_vp"])
-            ctx.log(f"the opponent gains {step['or_enemy_vp']} VP")
-        else:
-            cards.use(s, side, int(option[1:]), False)
-            ctx.log("discards a card")
-    elif k == "fx_more":
-        if option != "no":
-            cards.use(s, side, int(option[1:]), False)
-            s.extra_actions += 1
-            ctx.log("discards a card to take another action")
-    elif k == "fx_enemy_discard":
-        cards.use(s, side, int(option[1:]), False)
-        ctx.log("discards a card")
-        if frame.n > 1 and s.hands[side]:
-            nxt = frame.copy()
-            nxt.n -= 1
-            s.stack.append(nxt)
-    elif k == "fx_choose":
-        i = int(option[1:])
-        branch = f"{frame.branch}.{frame.pc}.{i}" if frame.branch else f"{frame.pc}.{i}"
-        s.stack.append(Frame("fx", side, frame.card, frame.face, 0, branch))
     else:
-        raise AssertionError(k)
+        cards.use(s, frame.seat, int(option[1:]), False)
+        ctx.log(f"discards a card to save {board.piece_name(p)}")
+
+
+def _answer_pay(s: SfState, frame: Frame, step: Step, option: str, ctx: Ctx) -> None:
+    """Give the opponent the step's VPs, or discard a card instead."""
+    if option == "vp":
+        s.vp[1 - frame.seat] += int(step["or_enemy_vp"])
+        ctx.log(f"the opponent gains {step['or_enemy_vp']} VP")
+    else:
+        cards.use(s, frame.seat, int(option[1:]), False)
+        ctx.log("discards a card")
+
+
+def _answer_more(s: SfState, frame: Frame, step: Step, option: str, ctx: Ctx) -> None:
+    """Discard a card to take another action, or not."""
+    if option != "no":
+        cards.use(s, frame.seat, int(option[1:]), False)
+        s.extra_actions += 1
+        ctx.log("discards a card to take another action")
+
+
+def _answer_enemy_discard(s: SfState, frame: Frame, step: Step, option: str, ctx: Ctx) -> None:
+    """Discard the chosen card; the next discard is owed while the count lasts."""
+    side = frame.seat
+    cards.use(s, side, int(option[1:]), False)
+    ctx.log("discards a card")
+    if frame.n > 1 and s.hands[side]:
+        nxt = frame.copy()
+        nxt.n -= 1
+        s.stack.append(nxt)
+
+
+def _answer_choose(s: SfState, frame: Frame, step: Step, option: str, ctx: Ctx) -> None:
+    """Run the chosen branch of the card's effect."""
+    i = int(option[1:])
+    branch = f"{frame.branch}.{frame.pc}.{i}" if frame.branch else f"{frame.pc}.{i}"
+    s.stack.append(Frame("fx", frame.seat, frame.card, frame.face, 0, branch))
+
+
+_ANSWERS: dict[str, Callable[[SfState, Frame, Step, str, Ctx], None]] = {
+    "fx_place": _answer_place,
+    "fx_follow": _answer_follow,
+    "fx_move": _answer_move,
+    "fx_attack": _answer_attack,
+    "fx_elim": _answer_elim,
+    "fx_unless": _answer_unless,
+    "fx_pay": _answer_pay,
+    "fx_more": _answer_more,
+    "fx_enemy_discard": _answer_enemy_discard,
+    "fx_choose": _answer_choose,
+}
+"""By effect decision kind: how an answer is applied."""
 
 
 def contingency_state(s: SfState, card_id: int) -> int:
