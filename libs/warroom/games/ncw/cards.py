@@ -625,52 +625,39 @@ def check_cards(
                 f"no card places permanent event {value!r}",
             )
         for step in card_steps(card):
-            where = f"effect.{step.op}"
-            countries: tuple[str, ...] = getattr(step, "countries", ())
-            regions: tuple[str, ...] = getattr(step, "regions", ())
-            subregions: tuple[str, ...] = getattr(step, "subregions", ())
-            for name in countries:
-                require(name in ids.countries, path, label, where, f"unknown country {name!r}")
-            for name in regions:
-                require(name in ids.regions, path, label, where, f"unknown region {name!r}")
-            for name in subregions:
-                require(name in ids.subregions, path, label, where, f"unknown subregion {name!r}")
-            if isinstance(step, RegionVp):
-                require(
-                    step.region in ids.regions,
-                    path,
-                    label,
-                    where,
-                    f"unknown region {step.region!r}",
-                )
-            if isinstance(step, Permanent):
-                require(
-                    step.country is None or step.country in ids.countries,
-                    path,
-                    label,
-                    where,
-                    f"unknown country {step.country!r}",
-                )
-            if isinstance(step, CancelPermanent):
-                require(step.id in permanents, path, label, where, f"no card places {step.id!r}")
-            if isinstance(step, PythonEffect) and known_python:
-                require(
-                    step.name in known_python,
-                    path,
-                    label,
-                    where,
-                    f"unknown python effect {step.name!r}",
-                )
-        if card.power is not None:
-            low, high = NUMBER_BLOCKS[card.power]
-        else:
-            low, high = NUMBER_BLOCKS["neutral"]
+            _check_step(step, path, label, ids, permanents, known_python)
+        low, high = NUMBER_BLOCKS[card.power if card.power is not None else "neutral"]
         require(
             low <= card.number <= high,
             path,
             label,
             "number",
             f"number {card.number} outside the {card.power or 'neutral'} block {low}-{high}",
+        )
+
+
+def _check_step(
+    step: Effect, path: Path, label: str, ids: MapIds, permanents: set[str], known_python: set[str]
+) -> None:
+    """One effect step's references: its countries, regions and subregions, a permanent
+    event's country, a cancelled permanent event, a Python effect's name."""
+    where = f"effect.{step.op}"
+    for name in getattr(step, "countries", ()):
+        require(name in ids.countries, path, label, where, f"unknown country {name!r}")
+    for name in getattr(step, "regions", ()):
+        require(name in ids.regions, path, label, where, f"unknown region {name!r}")
+    for name in getattr(step, "subregions", ()):
+        require(name in ids.subregions, path, label, where, f"unknown subregion {name!r}")
+    if isinstance(step, RegionVp):
+        require(step.region in ids.regions, path, label, where, f"unknown region {step.region!r}")
+    if isinstance(step, Permanent):
+        known = step.country is None or step.country in ids.countries
+        require(known, path, label, where, f"unknown country {step.country!r}")
+    if isinstance(step, CancelPermanent):
+        require(step.id in permanents, path, label, where, f"no card places {step.id!r}")
+    if isinstance(step, PythonEffect) and known_python:
+        require(
+            step.name in known_python, path, label, where, f"unknown python effect {step.name!r}"
         )
 
 

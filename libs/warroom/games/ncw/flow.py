@@ -709,82 +709,80 @@ def veto_cost(n: int, marker: str) -> int:
 
 
 def _phase_resolve(s: NcwState, ctx: Ctx) -> None:
-    if s.idx < 0:
-        p = next_play(s)
-        if p < 0:
-            s.phase, s.step = "round_end", 0
-            return
-        s.idx, s.step = p, 0
-        s.order = [*s.order, p]
+    """Resolve the placed cards in order, one step per call: reveal (and the veto window),
+    OPs or event, the event after OPs or the OP reserve after the event, then discard."""
+    if s.idx < 0 and not _next_resolution(s):
+        return
     p = s.idx
     play = s.plays[p]
     assert play is not None
     if s.step == 0:
-        n = play.card
-        mode = play.mode
-        if mode == EVENT and not card(n).crisis and not event_playable(s, n, p):
-            mode = OPS
-            ctx.log(f"{POWERS[p]} can no longer play the event of {card(n).name}; it plays the OPs")
-        on = mode == EVENT or forced_event(s, play)
-        play = Play(play.power, n, mode, play.reserve, play.vetoed, on, play.ops, play.order_value)
-        s.plays[p] = play
-        s.step = 1
-        if on:
-            candidates = veto_candidates(s, play)
-            if candidates:
-                s.push(
-                    Frame("veto", seat=candidates[0], card=play.card, items=tuple(candidates[1:]))
-                )
-        return
-    if s.step == 1:
-        if play.vetoed and play.event_on:
-            play = Play(
-                play.power,
-                play.card,
-                play.mode,
-                play.reserve,
-                True,
-                False,
-                play.ops,
-                play.order_value,
-            )
-        if play.mode == OPS:
-            value = ops_value(s, play)
-            play = Play(
-                play.power,
-                play.card,
-                OPS,
-                play.reserve,
-                play.vetoed,
-                play.event_on,
-                value,
-                play.order_value,
-            )
-            s.plays[p] = play
-            s.step = 2
-            flags = OPF_RESERVE_DONE if play.reserve else 0
-            O.push_ops(s, p, value, card=play.card, flags=flags)
-            return
-        s.plays[p] = play
-        s.step = 3
-        if play.event_on:
-            run_event(s, play.card, p, ctx)
-        return
-    if s.step == 2:
+        _resolve_reveal(s, p, play, ctx)
+    elif s.step == 1:
+        _resolve_after_vetoes(s, p, play, ctx)
+    elif s.step == 2:
         s.step = 4
         if play.event_on:
             run_event(s, play.card, p, ctx)
-        return
-    if s.step == 3:
+    elif s.step == 3:
         s.step = 4
         # 4.3.3: a card played for its event and vetoed leaves its player "unable to play
         # during his round", the OP reserve on it included
         if play.reserve and not play.vetoed:
             O.push_ops(s, p, 1, card=play.card, flags=OPF_RESERVE_DONE)
+    else:
+        dispose(s, play.card)
+        s.plays[p] = None
+        s.idx, s.step = NOBODY, 0
+
+
+def _next_resolution(s: NcwState) -> bool:
+    """Turn to the next placed card in order; False (and on to the round's end) when none is
+    left."""
+    p = next_play(s)
+    if p < 0:
+        s.phase, s.step = "round_end", 0
+        return False
+    s.idx, s.step = p, 0
+    s.order = [*s.order, p]
+    return True
+
+
+def _resolve_reveal(s: NcwState, p: int, play: Play, ctx: Ctx) -> None:
+    """Reveal the card: an event no longer playable is played for its OPs; an event on
+    opens the veto window."""
+    n = play.card
+    mode = play.mode
+    if mode == EVENT and not card(n).crisis and not event_playable(s, n, p):
+        mode = OPS
+        ctx.log(f"{POWERS[p]} can no longer play the event of {card(n).name}; it plays the OPs")
+    on = mode == EVENT or forced_event(s, play)
+    play = play._replace(mode=mode, event_on=on)
+    s.plays[p] = play
+    s.step = 1
+    if on:
+        candidates = veto_candidates(s, play)
+        if candidates:
+            s.push(Frame("veto", seat=candidates[0], card=play.card, items=tuple(candidates[1:])))
+
+
+def _resolve_after_vetoes(s: NcwState, p: int, play: Play, ctx: Ctx) -> None:
+    """A vetoed event is off; then the OPs are spent (the event after them), or the event
+    runs (the OP reserve after it)."""
+    if play.vetoed and play.event_on:
+        play = play._replace(event_on=False)
+    if play.mode == OPS:
+        value = ops_value(s, play)
+        play = play._replace(ops=value)
+        s.plays[p] = play
+        s.step = 2
+        flags = OPF_RESERVE_DONE if play.reserve else 0
+        O.push_ops(s, p, value, card=play.card, flags=flags)
         return
-    dispose(s, play.card)
-    s.plays[p] = None
-    s.idx, s.step = NOBODY, 0
+    s.plays[p] = play
+    s.step = 3
+    if play.event_on:
+        run_event(s, play.card, p, ctx)
 
 
 def _phase_round_end(s: NcwState, ctx: Ctx) -> None:
