@@ -338,7 +338,6 @@ class _PolicySearch:
         ids = self.position.option_ids()
         world, decision = self._sample()
         queue = self._open(world, decision, ids)
-        arms = self.arms
         if limit <= 0 or deadline <= start:
             return self.baseline, self._stats(ids), 0
         if limit < math.inf:
@@ -346,54 +345,80 @@ class _PolicySearch:
         active, queue = queue[:POLICY_ACTIVE], queue[POLICY_ACTIVE:]
         iterations = 0
         while True:
-            answers = self._answers(world, decision)
-            base = self._play(world, decision, self.baseline, answers)
-            iterations += 1
-            if base is not None:
-                arm = arms[self.baseline]
-                arm.visits += 1
-                arm.total += base
-            for option_id in active:
-                if iterations >= limit or time.perf_counter() >= deadline:
-                    break
-                value = self._play(world, decision, option_id, answers)
-                iterations += 1
-                if value is None:
-                    continue
-                arm = arms[option_id]
-                arm.visits += 1
-                arm.total += value
-                if base is not None:
-                    arm.paired += 1
-                    arm.diff += value - base
-                    arm.diff2 += (value - base) ** 2
-            for option_id in list(active):
-                arm = arms[option_id]
-                if arm.paired >= POLICY_MIN_SAMPLES and (
-                    arm.gain() + POLICY_DROP_Z * arm.error() < 0
-                    or (arm.error() == 0.0 and arm.gain() <= 0.0)
-                ):
-                    active.remove(option_id)
-                    if queue:
-                        active.append(queue.pop(0))
+            iterations = self._paired_round(world, decision, active, iterations, limit, deadline)
+            self._drop_beaten(active, queue)
             if not active and not queue:
                 break
             if iterations >= limit or time.perf_counter() >= deadline:
                 break
             world, decision = self._sample()
-        best, best_gain = self.baseline, 0.0
-        for arm in arms.values():
-            if arm.paired < POLICY_MIN_SAMPLES or arm.option_id == self.baseline:
-                continue
-            gain = arm.gain()
-            if gain > best_gain and gain > POLICY_CHOOSE_Z * arm.error():
-                best, best_gain = arm.option_id, gain
+        best = self._best_challenger()
         if best != self.baseline and POLICY_VERIFY_PAIRS:
             confirmed, played = self.verify(best, POLICY_VERIFY_PAIRS, final)
             iterations += played
             if not confirmed:
                 best = self.baseline
         return best, self._stats(ids), iterations
+
+    def _paired_round(
+        self,
+        world: Any,
+        decision: Decision | None,
+        active: list[str],
+        iterations: int,
+        limit: float,
+        deadline: float,
+    ) -> int:
+        """One screening round on one world: the baseline's playout, then each active
+        challenger's on the same world and answers (paired with the baseline's value), while
+        the budget lasts. Returns the iterations spent so far."""
+        arms = self.arms
+        answers = self._answers(world, decision)
+        base = self._play(world, decision, self.baseline, answers)
+        iterations += 1
+        if base is not None:
+            arm = arms[self.baseline]
+            arm.visits += 1
+            arm.total += base
+        for option_id in active:
+            if iterations >= limit or time.perf_counter() >= deadline:
+                break
+            value = self._play(world, decision, option_id, answers)
+            iterations += 1
+            if value is None:
+                continue
+            arm = arms[option_id]
+            arm.visits += 1
+            arm.total += value
+            if base is not None:
+                arm.paired += 1
+                arm.diff += value - base
+                arm.diff2 += (value - base) ** 2
+        return iterations
+
+    def _drop_beaten(self, active: list[str], queue: list[str]) -> None:
+        """Drop the challengers that can no longer beat the baseline (each replaced by the
+        next queued option)."""
+        for option_id in list(active):
+            arm = self.arms[option_id]
+            if arm.paired >= POLICY_MIN_SAMPLES and (
+                arm.gain() + POLICY_DROP_Z * arm.error() < 0
+                or (arm.error() == 0.0 and arm.gain() <= 0.0)
+            ):
+                active.remove(option_id)
+                if queue:
+                    active.append(queue.pop(0))
+
+    def _best_challenger(self) -> str:
+        """The challenger with the best paired gain that is significant, else the baseline."""
+        best, best_gain = self.baseline, 0.0
+        for arm in self.arms.values():
+            if arm.paired < POLICY_MIN_SAMPLES or arm.option_id == self.baseline:
+                continue
+            gain = arm.gain()
+            if gain > best_gain and gain > POLICY_CHOOSE_Z * arm.error():
+                best, best_gain = arm.option_id, gain
+        return best
 
     def _stats(self, ids: list[str]) -> tuple[OptionStats, ...]:
         arms = self.arms
