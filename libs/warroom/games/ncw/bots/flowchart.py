@@ -371,43 +371,12 @@ def simulate(board: Board, power: str, spend: Spend, action: Action) -> tuple[Bo
     country = action.country
     bloc = BLOC[power]
     if action.kind in ("control", "coup", "remove") and country is not None:
-        control = dict(board.control)
-        tokens = dict(board.tokens)
-        previous = control.get(country)
-        if action.kind == "remove":
-            del control[country]
-        else:
-            control[country] = power
-        if _token_used(board, country, power) or (
-            country in tokens and action.kind == "remove" and tokens[country] != bloc
-        ):
-            tokens.pop(country, None)
-        attacks = board.attacks
-        coups = dict(board.coups_left)
-        if previous is not None and previous in board.bots and power in board.bots:
-            attacks = attacks | {(power, board.facts[country].region)}
-        if action.kind == "coup":
-            coups[power] = coups.get(power, 3) - 1
-        board = _rb(board, control=control, tokens=tokens, attacks=attacks, coups_left=coups)
+        board = _take_country(board, power, action.kind, country)
         spend = _replace(
             spend, moved=spend.moved | {country}, controlled=spend.controlled | {country}
         )
-    elif action.kind in ("destabilize", "stabilize") and country is not None:
-        tokens = dict(board.tokens)
-        tokens[country] = bloc
-        attacks = board.attacks
-        holder = board.control.get(country)
-        if action.kind == "destabilize" and holder in board.bots and power in board.bots:
-            attacks = attacks | {(power, board.facts[country].region)}
-        board = _rb(board, tokens=tokens, attacks=attacks)
-    elif action.kind == "remove_token" and country is not None:
-        tokens = dict(board.tokens)
-        tokens.pop(country, None)
-        attacks = board.attacks
-        holder = board.control.get(country)
-        if action.step == "2D" and holder in board.bots and power in board.bots:
-            attacks = attacks | {(power, board.facts[country].region)}
-        board = _rb(board, tokens=tokens, attacks=attacks)
+    elif action.kind in ("destabilize", "stabilize", "remove_token") and country is not None:
+        board = _move_token(board, power, action, country)
     elif action.kind == "op_reserve":
         box = dict(board.op_reserve)
         box[power] = 0 if box.get(power, 0) < 0 else 1
@@ -434,6 +403,46 @@ def simulate(board: Board, power: str, spend: Spend, action: Action) -> tuple[Bo
         board = _rb(board, media_reserve=reserve)
         spend = _replace(spend, media_reserve_done=True)
     return board, spend
+
+
+def _take_country(board: Board, power: str, kind: str, country: str) -> Board:
+    """A control, coup or removal: the country's new holder, its token gone where the move
+    used or removed it, an attack on a bot's region noted, a coup spent."""
+    control = dict(board.control)
+    tokens = dict(board.tokens)
+    previous = control.get(country)
+    if kind == "remove":
+        del control[country]
+    else:
+        control[country] = power
+    if _token_used(board, country, power) or (
+        country in tokens and kind == "remove" and tokens[country] != BLOC[power]
+    ):
+        tokens.pop(country, None)
+    attacks = board.attacks
+    coups = dict(board.coups_left)
+    if previous is not None and previous in board.bots and power in board.bots:
+        attacks = attacks | {(power, board.facts[country].region)}
+    if kind == "coup":
+        coups[power] = coups.get(power, 3) - 1
+    return _rb(board, control=control, tokens=tokens, attacks=attacks, coups_left=coups)
+
+
+def _move_token(board: Board, power: str, action: Action, country: str) -> Board:
+    """A (de)stabilization token placed, or removed; destabilizing a bot's country, or
+    removing its token in step 2D, is an attack on its region."""
+    tokens = dict(board.tokens)
+    if action.kind == "remove_token":
+        tokens.pop(country, None)
+        attacking = action.step == "2D"
+    else:
+        tokens[country] = BLOC[power]
+        attacking = action.kind == "destabilize"
+    attacks = board.attacks
+    holder = board.control.get(country)
+    if attacking and holder in board.bots and power in board.bots:
+        attacks = attacks | {(power, board.facts[country].region)}
+    return _rb(board, tokens=tokens, attacks=attacks)
 
 
 def _rb(board: Board, **changes: object) -> Board:
