@@ -13,7 +13,7 @@ refitted on all the games. `--log` keeps the recorded games (one JSON line each)
 `--from-log` fits a log again without playing.
 
 Session 23 fitted 400 games (seeds 70001-70400): held-out log loss 0.764 against 0.916. The
-scale falls from about 21 points in round 1 to 2 in round 19, and at equal standings the
+scale falls from about 25 points in round 1 to 2 in round 19, and at equal standings the
 Western Bloc wins as if 15 points worse than the Soviet Bloc early on (6 at the end), the
 Non-Aligned Bloc about 5 worse in mid-game. Those odds as the search's value (commit e080dfe)
 won 67.6% of 102 arena games against the previous value's 69.0% of 300, so they were not
