@@ -103,16 +103,13 @@ def play_one(
     """Play one game with spec A on the seats marked 0 and spec B on those marked 1."""
     _register(extra)
     from warroom.bots.position import position_for
-    from warroom.bots.registry import make_bot, parse_spec
+    from warroom.bots.registry import parse_spec, seat_bots
     from warroom.engine.match import Match
     from warroom.engine.registry import get_rules
 
     rules = get_rules(game_id)
     cpu = time.process_time()
-    bots = []
-    for seat, side in enumerate(pattern):
-        spec = parse_spec(specs[side])
-        bots.append(make_bot(replace(spec, seed=seed * 97 + seat + 1), game_id))
+    bots = seat_bots([parse_spec(specs[side]) for side in pattern], game_id, seed)
     match = Match(rules)
     state = match.start(seed, variant, {})
     seconds = {"A": 0.0, "B": 0.0}

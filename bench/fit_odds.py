@@ -30,7 +30,6 @@ import json
 import math
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -48,7 +47,7 @@ START = (1 / 8, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 def play(seed: int) -> dict[str, Any]:
     """One heuristic mirror game: each round's standings by Bloc, and the winning Blocs."""
     from warroom.bots.position import position_for
-    from warroom.bots.registry import make_bot, parse_spec
+    from warroom.bots.registry import parse_spec, seat_bots
     from warroom.engine.match import Match
     from warroom.engine.registry import get_rules
     from warroom.games.qmg_cw.heuristic import standings
@@ -56,8 +55,7 @@ def play(seed: int) -> dict[str, Any]:
     rules = get_rules("qmg_cw")
     match = Match(rules)
     state = match.start(seed, "3p", {})
-    spec = parse_spec("heuristic")
-    bots = [make_bot(replace(spec, seed=seed * 97 + s + 1), "qmg_cw") for s in range(3)]
+    bots = seat_bots([parse_spec("heuristic")] * 3, "qmg_cw", seed)
     rounds: list[dict[str, Any]] = []
     while state.pending is not None:
         game = state.game
@@ -173,6 +171,19 @@ def games_of(seed: int, count: int, log: Path | None) -> Iterator[dict[str, Any]
         yield game
 
 
+def read_log(path: Path) -> list[dict[str, Any]]:
+    """The games of a `--log` file; a BadParameter naming the file when it is missing or not
+    such a log."""
+    if not path.is_file():
+        raise typer.BadParameter(f"no such log: {path}")
+    try:
+        games = [json.loads(line) for line in path.read_text().splitlines() if line]
+        samples(games)
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise typer.BadParameter(f"{path} is not a log of this tool: {exc!r}") from exc
+    return games
+
+
 @app.command()
 def main(
     games: Annotated[int, typer.Option(help="Heuristic mirror games to play")] = 400,
@@ -182,10 +193,10 @@ def main(
 ) -> None:
     """Print the held-out comparison and the parameters fitted on all the games."""
     began = time.process_time()
+    if from_log is not None and log is not None:
+        raise typer.BadParameter("--log records played games: give it or --from-log, not both")
     if from_log is not None:
-        if not from_log.is_file():
-            raise typer.BadParameter(f"no such log: {from_log}")
-        recorded = [json.loads(line) for line in from_log.read_text().splitlines() if line]
+        recorded = read_log(from_log)
     elif games >= 4:
         recorded = list(games_of(seed, games, log))
     else:

@@ -75,17 +75,14 @@ def random_game(rules: Any, seed: int, variant: str, limit: int = 100_000) -> in
 def heuristic_game(game_id: str, variant: str, seed: int, difficulty: str) -> tuple[int, int, bool]:
     """One game with the heuristic bot on every seat: (decisions, real choices, finished)."""
     from warroom.bots.position import position_for
-    from warroom.bots.registry import BotSpec, make_bot
+    from warroom.bots.registry import BotSpec, seat_bots
     from warroom.engine.match import Match
 
     rules = get_rules(game_id)
     match = Match(rules)
     state = match.start(seed, variant, {})
     seats = len(rules.seats(state.game))
-    bots = [
-        make_bot(BotSpec("heuristic", difficulty, seed=seed * 97 + seat + 1), game_id)
-        for seat in range(seats)
-    ]
+    bots = seat_bots([BotSpec("heuristic", difficulty)] * seats, game_id, seed)
     decisions = choices = 0
     while state.pending is not None and decisions < 20_000:
         seat = state.pending.seats[0]

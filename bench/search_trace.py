@@ -24,7 +24,6 @@ import math
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -79,7 +78,7 @@ def trace(
     """The records of one game (see the module): a record per traced decision, then the
     result. The table is set up at once, so an unknown game (RulesError), bot spec
     (UnknownBotError) or seat (ValueError) fails here, before any move is played."""
-    from warroom.bots.registry import make_bot, parse_spec
+    from warroom.bots.registry import parse_spec, seat_bots
     from warroom.engine.match import Match
     from warroom.engine.registry import get_rules
 
@@ -91,7 +90,7 @@ def trace(
     if not seats or any(not 0 <= s < count for s in seats):
         raise ValueError(f"traced seats {list(seats)}: the game has seats 0-{count - 1}")
     specs = [parse_spec(bot if s in seats else other) for s in range(count)]
-    bots = [make_bot(replace(spec, seed=seed * 97 + s + 1), game) for s, spec in enumerate(specs)]
+    bots = seat_bots(specs, game, seed)
     return _play(match, state, bots, variant, seed, set(seats), deep, kinds)
 
 

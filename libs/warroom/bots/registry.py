@@ -7,8 +7,8 @@ service reads them from settings and passes `budget_overrides`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from warroom.bots.ismcts import Budget, IsmctsBot
@@ -196,6 +196,15 @@ def make_bot(
         budget,
         game_id,
     )
+
+
+def seat_bots(specs: Sequence[BotSpec], game_id: str, seed: int) -> list[Bot]:
+    """A bot per seat from its spec, seeded from the game's seed as the arena seats them
+    (`seed * 97 + seat + 1`), so the bench scripts replay an arena game seat for seat."""
+    return [
+        make_bot(replace(spec, seed=seed * 97 + seat + 1), game_id)
+        for seat, spec in enumerate(specs)
+    ]
 
 
 def parse_spec(text: str) -> BotSpec:

@@ -59,9 +59,16 @@ def test_a_recorded_game_has_each_rounds_standings_and_its_winner(fit_odds: Modu
 
 
 def test_bad_input_is_a_bad_parameter(fit_odds: ModuleType, tmp_path: Path) -> None:
-    """A log that does not exist, or fewer than 4 games, exits 2 with the reason."""
+    """A log that does not exist or is not this tool's, fewer than 4 games, or both --log and
+    --from-log, exits 2 with the reason."""
     runner = CliRunner()
     missing = runner.invoke(fit_odds.app, ["--from-log", str(tmp_path / "none.jsonl")])
     assert missing.exit_code == 2 and "no such log" in missing.output
     few = runner.invoke(fit_odds.app, ["--games", "3"])
     assert few.exit_code == 2 and "at least 4 games" in few.output
+    garbled = tmp_path / "garbled.jsonl"
+    garbled.write_text('{"winners": [0]}\n')
+    wrong = runner.invoke(fit_odds.app, ["--from-log", str(garbled)])
+    assert wrong.exit_code == 2 and "not a log of this tool" in wrong.output
+    both = runner.invoke(fit_odds.app, ["--from-log", str(garbled), "--log", str(garbled)])
+    assert both.exit_code == 2 and "not both" in both.output

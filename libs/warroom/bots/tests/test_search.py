@@ -18,6 +18,7 @@ from warroom.bots.registry import (
     make_bot,
     parse_spec,
     resolve_budget,
+    seat_bots,
 )
 from warroom.bots.simple import HeuristicBot, RandomBot
 from warroom.bots.tests.helpers import play
@@ -137,6 +138,19 @@ def test_registered_evaluator_and_terminal_rewards() -> None:
     assert evaluation.terminal_rewards(tie, 2) == [0.5, 0.5]
     teams = Result({}, frozenset({0, 1}), {0: 0, 1: 0, 2: 1, 3: 1}, "x")
     assert evaluation.terminal_rewards(teams, 4) == [5 / 6, 5 / 6, 1 / 6, 1 / 6]
+
+
+def test_seat_bots_seed_each_seat_from_the_games_seed() -> None:
+    """`seat_bots` seeds seat i's bot with `seed * 97 + i + 1` (the arena's seating): its
+    random bots answer a run of positions as bots built with those seeds do, and differently
+    from each other."""
+    rules = ToyRules()
+    state = rules.setup(5, "duel", {})
+    position = position_for(rules, state, 0, rules.decision(state))
+    seated = seat_bots([BotSpec("random")] * 2, "toy", 3)
+    built = [make_bot(BotSpec("random", seed=3 * 97 + seat + 1), "toy") for seat in (0, 1)]
+    runs = [[bot.choose(position).option_id for _ in range(12)] for bot in (*seated, *built)]
+    assert runs[0] == runs[2] and runs[1] == runs[3] and runs[0] != runs[1]
 
 
 def test_registry_specs_and_budgets() -> None:
