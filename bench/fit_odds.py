@@ -12,6 +12,12 @@ best other Bloc on a fixed scale of 8, normalised over the Blocs); the printed p
 refitted on all the games. `--log` keeps the recorded games (one JSON line each) and
 `--from-log` fits a log again without playing.
 
+`--term` adds a candidate term of the standings to the fit, each Bloc's count of it times the
+weight the standings give the points of the Scoring Phases to come (`TERMS`; recorded with
+every game since session 24): a term the standings miss lowers the held-out log loss, printed
+beside the fit without the terms on the same games. Its fitted coefficient over the standing's
+(`standing` at that round) is its worth in standing points.
+
 Session 23 fitted 400 games (seeds 70001-70400): held-out log loss 0.764 against 0.916. The
 scale falls from about 25 points in round 1 to 2 in round 19, and at equal standings the
 Western Bloc wins as if 15 points worse than the Soviet Bloc early on (6 at the end), the
@@ -20,8 +26,12 @@ won 67.6% of 102 arena games against the previous value's 69.0% of 300, so they 
 kept (docs/benchmarks.md, "Session 23"); the tool stays to measure an evaluation's
 calibration.
 
+Session 24 checked session 23's two leads on 200 games (seeds 70401-70600, log
+`bench/results/qmg_cw-odds-70401.jsonl`): see docs/benchmarks.md, "Session 24".
+
 Usage:
   python bench/fit_odds.py --games 400 --seed 70001 --log bench/results/qmg_cw-odds-70001.jsonl
+  python bench/fit_odds.py --from-log bench/results/qmg_cw-odds-70401.jsonl --term contested
 """
 
 from __future__ import annotations
@@ -42,6 +52,39 @@ Sample = tuple[list[list[float]], list[int]]
 FEATURES = ("standing", "standing*r", "standing*r^2", "W", "W*r", "NA", "NA*r")
 START = (1 / 8, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 """The fit's starting point: the standings on the older fixed scale of 8."""
+TERMS = ("contested", "alone_on_symbol", "to_build")
+"""Candidate terms, per Bloc: its Armies in a space another Bloc's piece shares (at risk of a
+battle there), its Armies alone on a usable Supply symbol (scoring 2 points each), and its
+Armies off the board that it holds Build Army cards for (hand, opening draw and deck)."""
+
+
+def term_counts(game: Any) -> dict[str, list[float]]:
+    """Each of `TERMS` per Bloc, times the standings' weight of the next phases' points."""
+    from warroom.games.qmg_cw import board
+    from warroom.games.qmg_cw.content import NAT_BLOC, tables
+    from warroom.games.qmg_cw.heuristic import LATER, card_builds, scorings_left
+    from warroom.games.qmg_cw.state import ARMY, piece_bloc, piece_kind, piece_nat, piece_space
+
+    occ = board.occupants(game)
+    counts = {term: [0.0, 0.0, 0.0] for term in TERMS}
+    built = [0] * len(tables().piece_pool)
+    for p in game.pieces:
+        if piece_kind(p) != ARMY:
+            continue
+        bloc, space, nat = piece_bloc(p), piece_space(p), piece_nat(p)
+        built[nat] += 1
+        if board.contested(occ[space]):
+            counts["contested"][bloc] += 1
+        elif board.has_symbol(game, space, nat):
+            counts["alone_on_symbol"][bloc] += 1
+    builds = card_builds()
+    for nat, pool in enumerate(tables().piece_pool):
+        cards = sum(
+            builds[c] == (nat, ARMY) for s in game.seats for c in (*s.hand, *s.opening, *s.deck)
+        )
+        counts["to_build"][NAT_BLOC[nat]] += min(pool[ARMY] - built[nat], cards)
+    weight = 1.0 + LATER * max(0, scorings_left(game) - 1)
+    return {term: [weight * x for x in row] for term, row in counts.items()}
 
 
 def play(seed: int) -> dict[str, Any]:
@@ -60,7 +103,13 @@ def play(seed: int) -> dict[str, Any]:
     while state.pending is not None:
         game = state.game
         if not rounds or rounds[-1]["round"] != game.round:
-            rounds.append({"round": game.round, "standing": standings(game, draws=True)})
+            rounds.append(
+                {
+                    "round": game.round,
+                    "standing": standings(game, draws=True),
+                    "terms": term_counts(game),
+                }
+            )
         seat = state.pending.seats[0]
         position = position_for(rules, game, seat, state.pending, "3p")
         state = match.apply(state, seat, bots[seat].choose(position).option_id).state
@@ -70,8 +119,9 @@ def play(seed: int) -> dict[str, Any]:
     return {"seed": seed, "winners": winners, "rounds": rounds}
 
 
-def samples(games: Sequence[dict[str, Any]]) -> list[Sample]:
-    """Every recorded round of the games as a fitting sample (`FEATURES` by Bloc)."""
+def samples(games: Sequence[dict[str, Any]], terms: Sequence[str] = ()) -> list[Sample]:
+    """Every recorded round of the games as a fitting sample (`FEATURES` by Bloc, then the
+    `terms` asked for)."""
     out: list[Sample] = []
     for game in games:
         for row in game["rounds"]:
@@ -85,6 +135,7 @@ def samples(games: Sequence[dict[str, Any]]) -> list[Sample]:
                     float(b == 1) * r,
                     float(b == 2),
                     float(b == 2) * r,
+                    *(row["terms"][term][b] for term in terms),
                 ]
                 for b, s in enumerate(row["standing"])
             ]
@@ -171,9 +222,9 @@ def games_of(seed: int, count: int, log: Path | None) -> Iterator[dict[str, Any]
         yield game
 
 
-def read_log(path: Path) -> list[dict[str, Any]]:
-    """The games of a `--log` file; a BadParameter naming the file when it is missing or not
-    such a log."""
+def read_log(path: Path, terms: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The games of a `--log` file; a BadParameter naming the file when it is missing, not
+    such a log, or without the `terms` (logs before session 24 recorded none)."""
     if not path.is_file():
         raise typer.BadParameter(f"no such log: {path}")
     try:
@@ -181,7 +232,19 @@ def read_log(path: Path) -> list[dict[str, Any]]:
         samples(games)
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise typer.BadParameter(f"{path} is not a log of this tool: {exc!r}") from exc
+    missing = {
+        t for g in games for row in g["rounds"] for t in terms if t not in row.get("terms", {})
+    }
+    if missing:
+        raise typer.BadParameter(f"the terms {sorted(missing)} are not recorded in {path}")
     return games
+
+
+def held_out(recorded: Sequence[dict[str, Any]], terms: Sequence[str]) -> tuple[float, list[float]]:
+    """The held-out log loss of a fit with `terms` on three games of four, and that fit."""
+    start = [*START, *(0.0 for _ in terms)]
+    held = fit(samples([g for i, g in enumerate(recorded) if i % 4 != 3], terms), start)
+    return log_loss(held, samples([g for i, g in enumerate(recorded) if i % 4 == 3], terms)), held
 
 
 @app.command()
@@ -190,36 +253,38 @@ def main(
     seed: Annotated[int, typer.Option(help="First game seed")] = 70001,
     log: Annotated[Path | None, typer.Option(help="Append each game as a JSON line")] = None,
     from_log: Annotated[Path | None, typer.Option(help="Fit these games; play none")] = None,
+    term: Annotated[
+        list[str] | None, typer.Option(help=f"A term to add to the fit: {', '.join(TERMS)}")
+    ] = None,
 ) -> None:
     """Print the held-out comparison and the parameters fitted on all the games."""
     began = time.process_time()
+    terms = list(term or ())
+    unknown = [t for t in terms if t not in TERMS]
+    if unknown:
+        raise typer.BadParameter(f"unknown terms {unknown}; known: {', '.join(TERMS)}")
     if from_log is not None and log is not None:
         raise typer.BadParameter("--log records played games: give it or --from-log, not both")
     if from_log is not None:
-        recorded = read_log(from_log)
+        recorded = read_log(from_log, terms)
     elif games >= 4:
         recorded = list(games_of(seed, games, log))
     else:
         recorded = []
     if len(recorded) < 4:
         raise typer.BadParameter("fit at least 4 games (every fourth is held out)")
-    train = samples([g for i, g in enumerate(recorded) if i % 4 != 3])
+    loss, held = held_out(recorded, terms)
     test = samples([g for i, g in enumerate(recorded) if i % 4 == 3])
-    held = fit(train)
+    report: dict[str, Any] = {"games": len(recorded), "held_out_log_loss": round(loss, 4)}
+    if terms:
+        report["without_terms"] = round(held_out(recorded, ())[0], 4)
+    report["lead_log_loss"] = round(lead_loss(test), 4)
+    print(json.dumps(report))
+    final = fit(samples(recorded, terms), held)
     print(
         json.dumps(
             {
-                "games": len(recorded),
-                "held_out_log_loss": round(log_loss(held, test), 4),
-                "lead_log_loss": round(lead_loss(test), 4),
-            }
-        )
-    )
-    final = fit(samples(recorded), held)
-    print(
-        json.dumps(
-            {
-                "params": dict(zip(FEATURES, (round(p, 6) for p in final), strict=True)),
+                "params": dict(zip((*FEATURES, *terms), (round(p, 6) for p in final), strict=True)),
                 "cpu_seconds": round(time.process_time() - began, 1),
             }
         )

@@ -50,12 +50,50 @@ def test_the_fit_recovers_the_odds_its_samples_were_drawn_from(fit_odds: ModuleT
 
 
 def test_a_recorded_game_has_each_rounds_standings_and_its_winner(fit_odds: ModuleType) -> None:
-    """One heuristic game: a standing per Bloc at the start of every round 1-19, and the
-    winning Blocs among the three."""
+    """One heuristic game: a standing and every term per Bloc at the start of every round
+    1-19, and the winning Blocs among the three. In round 1 (5 Scoring Phases of weight
+    1 + 0.5 * 9 to come, so 5.5) every count is a multiple of 5.5, and every Bloc has
+    Armies to build."""
     game = fit_odds.play(70001)
     assert [row["round"] for row in game["rounds"]] == list(range(1, 20))
     assert all(len(row["standing"]) == 3 for row in game["rounds"])
     assert game["winners"] and set(game["winners"]) <= {0, 1, 2}
+    first = game["rounds"][0]["terms"]
+    assert set(first) == set(fit_odds.TERMS)
+    assert all(x % 5.5 == 0 for row in first.values() for x in row)
+    assert all(x > 0 for x in first["to_build"])
+
+
+def test_the_terms_of_a_position(fit_odds: ModuleType) -> None:
+    """A Soviet and a Western Army sharing a space are both contested; a Chinese Army alone
+    on a printed Supply symbol is a lone Army on a symbol; the Non-Aligned Armies to build
+    are capped by the two Chinese Build Army cards it holds, the others hold none. Each
+    count is times round 1's weight (5.5)."""
+    from warroom.engine.registry import get_rules
+    from warroom.games.qmg_cw import board
+    from warroom.games.qmg_cw.content import NATS, tables
+    from warroom.games.qmg_cw.state import ARMY
+
+    game = get_rules("qmg_cw").setup(7, "3p", {})
+    t = tables()
+    land = [i for i in range(len(t.space_ids)) if not t.is_sea[i]]
+    symbol = next(i for i in land if t.printed_supply[i])
+    plain = next(i for i in land if not t.printed_supply[i])
+    game.pieces, game.tokens = [], []
+    chinese = NATS.index("chinese")
+    board.place(game, plain, NATS.index("soviet"), ARMY)
+    board.place(game, plain, NATS.index("western"), ARMY)
+    board.place(game, symbol, chinese, ARMY)
+    builds = [c.id for c in t.cards if c.type == "build_army" and c.nat == chinese]
+    for seat in game.seats:
+        seat.hand, seat.opening, seat.deck = [], [], []
+    next(s for s in game.seats if s.bloc == 2).hand = builds[:2]
+    assert game.round == 1
+    assert fit_odds.term_counts(game) == {
+        "contested": [5.5, 5.5, 0.0],
+        "alone_on_symbol": [0.0, 0.0, 5.5],
+        "to_build": [0.0, 0.0, 11.0],
+    }
 
 
 def test_bad_input_is_a_bad_parameter(fit_odds: ModuleType, tmp_path: Path) -> None:
@@ -72,3 +110,9 @@ def test_bad_input_is_a_bad_parameter(fit_odds: ModuleType, tmp_path: Path) -> N
     assert wrong.exit_code == 2 and "not a log of this tool" in wrong.output
     both = runner.invoke(fit_odds.app, ["--from-log", str(garbled), "--log", str(garbled)])
     assert both.exit_code == 2 and "not both" in both.output
+    unknown = runner.invoke(fit_odds.app, ["--games", "4", "--term", "morale"])
+    assert unknown.exit_code == 2 and "unknown terms ['morale']" in unknown.output
+    old = tmp_path / "old.jsonl"
+    old.write_text('{"winners": [0], "rounds": [{"round": 1, "standing": [1, 2, 3]}]}\n' * 4)
+    termless = runner.invoke(fit_odds.app, ["--from-log", str(old), "--term", "to_build"])
+    assert termless.exit_code == 2 and "the terms ['to_build'] are not recorded" in termless.output
