@@ -20,11 +20,16 @@ heuristic's play and departs from it only on paired evidence; a departure is ver
 playouts to the next Scoring Phase.
 
 The root's priors, and so the baseline, are averaged over `PRIOR_WORLDS` determinizations.
-The search scores positions with `heuristic.evaluate_with_draws` (the policy's `evaluator`):
-the heuristic's value with every hand valued as its Draw step leaves it, so a card spent costs
-its worth less the card drawn in its place, and a Build Army card with every Army built is
-worth little (the heuristic bot keeps `evaluate`). At 60 iterations against the heuristic:
-76.5% (seeds 5805-5906), against 68.6% with `evaluate` (5703-5804; docs/benchmarks.md).
+The search scores positions with `search_value` (the policy's `evaluator`). For the Soviet and
+Non-Aligned Blocs (`DRAW_BLOCS`) that is `heuristic.evaluate_with_draws`: the heuristic's value
+with every hand valued as its Draw step leaves it, so a card spent costs its worth less the card
+drawn in its place, and a Build Army card with every Army built is worth little. The Western
+Bloc's search keeps the heuristic's `evaluate`, which it played better with: alone on the
+Western Bloc it won 61 of 108 games with `evaluate` against 43 of 107 with hands after the
+Draw step (arena runs and paired tuning seeds), and the whole arena on fresh seeds 6310-6411
+gave 69.6% (docs/benchmarks.md, "Session 24"). With `evaluate_with_draws` for every Bloc:
+76.5% (seeds 5805-5906), and 68.4% pooled over four runs (402 games); with `evaluate` for every
+Bloc, 68.6% (5703-5804).
 Playouts through both other Blocs' turns whose other Blocs chose their Air and Action cards by
 one ply of the evaluation (as the heuristic bot does; commit 457bb29) cost 25.6 CPU s a game at
 30 iterations, three times the shipped search, and were stopped after 16 games (9 won).
@@ -38,7 +43,8 @@ from typing import Any
 from warroom.bots.evaluation import Evaluator, register_rewards
 from warroom.bots.policies import RolloutPolicy, register_policy
 from warroom.engine.model import Result
-from warroom.games.qmg_cw.heuristic import evaluate_with_draws
+from warroom.games.qmg_cw.heuristic import evaluate, evaluate_with_draws
+from warroom.games.qmg_cw.state import NA, SOV
 
 TURNS = 1
 """Changes of the Bloc taking its turn a screening playout runs through (1: to the end of the
@@ -57,10 +63,23 @@ def policy_choice(state: Any, seat: int, options: Sequence[str]) -> str:
     return choose(state, seat, options)
 
 
+DRAW_BLOCS = frozenset({SOV, NA})
+"""The Blocs whose search values hands as their Draw step leaves them (`evaluate_with_draws`);
+the others' search values positions as the heuristic bot does (`evaluate`)."""
+
+
+def search_value(state: Any, seat: int) -> float:
+    """The search's value of a position for `seat`'s Bloc: `evaluate_with_draws` for the Blocs
+    of `DRAW_BLOCS`, the heuristic's `evaluate` for the Western Bloc."""
+    if state.seats[seat].bloc in DRAW_BLOCS:
+        return evaluate_with_draws(state, seat)
+    return evaluate(state, seat)
+
+
 def search_policy(
     turns: int = TURNS,
     prior_worlds: int = PRIOR_WORLDS,
-    evaluator: Evaluator | None = evaluate_with_draws,
+    evaluator: Evaluator | None = search_value,
 ) -> RolloutPolicy:
     """The Cold War's rollout policy: playouts through `turns` changes of the Bloc taking its
     turn, the determinizations the root's priors (so its baseline) are averaged over, and the

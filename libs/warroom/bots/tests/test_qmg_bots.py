@@ -155,13 +155,14 @@ def _action_position(rules: Any) -> Any:
 
 def test_cold_war_ismcts_searches_with_the_evaluation() -> None:
     """ISMCTS on Cold War plays the rule-based policy in its playouts, scores them and its
-    root priors with its policy's evaluation (`evaluate_with_draws`, the game's evaluation
-    with hands valued as the Draw step leaves them), and starts from the option that
-    evaluation prefers: with it upside down, in the same position, the baseline and the
+    root priors with its policy's evaluation (`search_value`), and starts from the option
+    that evaluation prefers: with it upside down, in the same position, the baseline and the
     answer change."""
+    from warroom.bots.games.qmg_cw import search_value
+
     policy = policy_for(CW)
     assert policy is not None and policy.baseline == "prior"
-    assert policy.evaluator is heuristic.evaluate_with_draws
+    assert policy.evaluator is search_value
     normal = _Counting()
     position = _action_position(normal)
     choice = IsmctsBot(Budget(iterations=40), seed=3).choose(position)
@@ -171,6 +172,22 @@ def test_cold_war_ismcts_searches_with_the_evaluation() -> None:
     assert inverted.calls > 0
     assert flipped.notes["policy"] != choice.notes["policy"]
     assert flipped.option_id != choice.option_id
+
+
+def test_cold_war_search_values_hands_after_the_draw_step_except_for_the_western_bloc() -> None:
+    """The search's value is `evaluate_with_draws` for the Soviet and Non-Aligned Blocs and the
+    heuristic's `evaluate` for the Western Bloc (measured: docs/benchmarks.md, "Session 24"),
+    in a position where the two values differ for every Bloc: each hand two cards short of
+    the 7 its Draw step will refill."""
+    from warroom.bots.games.qmg_cw import search_value
+
+    state = _action_state(CW)[0].clone()
+    for player in state.seats:
+        player.hand = player.hand[:5]
+    for seat, player in enumerate(state.seats):
+        draws, plain = (f(state, seat) for f in (heuristic.evaluate_with_draws, heuristic.evaluate))
+        assert draws != plain
+        assert search_value(state, seat) == (plain if player.bloc == 1 else draws)
 
 
 def test_cold_war_playouts_stop_after_the_blocs_turn_unless_told_to_go_on() -> None:

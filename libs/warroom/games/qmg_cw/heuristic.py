@@ -21,10 +21,12 @@ full and each later one `LATER`; an Army that cannot trace supply (and has no Or
 is at risk of removal; card worth is `policy.card_worth`. A finished game is 1 for the
 winning Bloc's seats and 0 for the others (search bots score finished playouts the same way).
 
-Search bots score positions with `evaluate_with_draws`: the same value, but each hand valued
-as its Draw step will leave it (`hand_after_draw`: the cards held, plus a card of the draw
-deck's mean worth for each card the hand lacks of 7, as far as the deck lasts), and a Build
-Army or Build Navy card worth `SPENT_BUILD` while every piece it could build is on the board.
+The Soviet and Non-Aligned Blocs' searches score positions with `evaluate_with_draws` (the
+Western Bloc's keeps `evaluate`: `warroom.bots.games.qmg_cw.search_value`): the same value,
+but each hand valued as its Draw step will leave it (`hand_after_draw`: the cards held, plus a
+card of the draw deck's mean worth for each card the hand lacks of 7, as far as the deck
+lasts), and a Build Army or Build Navy card worth `SPENT_BUILD` while every piece it could
+build is on the board.
 So a card spent (played, paid for Organic Supply, discarded in the Discard or Espionage step)
 costs its worth less the card drawn in its place, not its whole worth: a Bloc with a deck to
 draw from neither holds back a card that would do a little good, nor keeps a card it cannot
