@@ -6,7 +6,9 @@ with two equal teams that win together one spec takes a whole team; where
 allies still compete for an individual win (New Cold War) each spec holds one
 seat of every team; otherwise the specs alternate around the table. A game is
 a win for A when A's best-placed seat finishes ahead of B's (equal places:
-half a win). The interval is the Wilson score interval at 95%.
+half a win). The interval is the Wilson score interval at 95%. Under the table, per pairing,
+A's score in each seating with the sides that won there (so whom A took its wins from), and
+the wins of each side over all seatings.
 
 A bot spec is `kind[:difficulty][@budget]`, budget `500ms` or `200it`, e.g.
 `ismcts@1000ms`, `heuristic:expert`, `ncw-official:expert`, `random`.
@@ -251,6 +253,7 @@ class PairStats:
     decisions_b: int = 0
     seatings: dict[tuple[int, ...], list[float]] = field(default_factory=dict)
     side_wins: dict[int, float] = field(default_factory=dict)
+    seating_sides: dict[tuple[int, ...], dict[int, float]] = field(default_factory=dict)
 
     def add(self, outcome: GameOutcome) -> None:
         """Count one game."""
@@ -259,8 +262,10 @@ class PairStats:
         tally = self.seatings.setdefault(tuple(outcome.pattern), [0.0, 0.0])
         tally[0] += 1
         tally[1] += outcome.score
+        won = self.seating_sides.setdefault(tuple(outcome.pattern), {})
         for seat in outcome.winners:
             self.side_wins[seat] = self.side_wins.get(seat, 0.0) + 1.0 / len(outcome.winners)
+            won[seat] = won.get(seat, 0.0) + 1.0 / len(outcome.winners)
         self.steps += outcome.steps
         self.seconds_a += outcome.seconds["A"]
         self.seconds_b += outcome.seconds["B"]
@@ -309,13 +314,17 @@ def render(
 def seating_lines(
     specs: Sequence[str], stats: dict[tuple[int, int], PairStats], sides: Sequence[str]
 ) -> list[str]:
-    """One line per pairing: A's score and games in each seating, named by A's seats."""
+    """One line per pairing: A's score and games in each seating, named by A's seats, and
+    the sides that won there (whichever spec held them; a shared win counts a share), which
+    tells whom A took its wins from."""
     lines = []
     for (a, b), s in stats.items():
         cells = []
         for pattern, (games, score) in sorted(s.seatings.items()):
             held = " + ".join(sides[i] for i, side in enumerate(pattern) if side == 0)
-            cells.append(f"{held} {score:g} of {games:g}")
+            won = s.seating_sides.get(pattern, {})
+            by = ", ".join(f"{sides[i]} {won[i]:g}" for i in sorted(won))
+            cells.append(f"{held} {score:g} of {games:g}" + (f" (won by {by})" if by else ""))
         if cells:
             lines.append(
                 f"- {specs[a]} against {specs[b]}, by A's seats: " + "; ".join(cells) + "."
@@ -537,7 +546,7 @@ def main(
     table, rows = render(specs, stats)
     console.print(table)
     sides = [seat.side for seat in rules.seats(rules.setup(1, variant, {}))]
-    for line in side_lines(specs, stats, sides):
+    for line in [*seating_lines(specs, stats, sides), *side_lines(specs, stats, sides)]:
         console.print(line)
     if write:
         seatings_played = {o.pattern for o in earlier} | {tuple(j[1]) for j in jobs}

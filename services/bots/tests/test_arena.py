@@ -34,7 +34,33 @@ def test_seatings_and_one_game(arena: ModuleType) -> None:
     stats = {(0, 1): arena.PairStats()}
     stats[(0, 1)].add(outcome)
     lines = arena.seating_lines(["heuristic", "random"], stats, ["North", "South"])
-    assert lines == [f"- heuristic against random, by A's seats: South {outcome.score:g} of 1."]
+    won = ", ".join(
+        f"{['North', 'South'][seat]} {1 / len(outcome.winners):g}" for seat in outcome.winners
+    )
+    assert lines == [
+        f"- heuristic against random, by A's seats: South {outcome.score:g} of 1 (won by {won})."
+    ]
+
+
+def test_seating_lines_say_which_side_won_each_seating(arena: ModuleType) -> None:
+    """Three seats, two seatings: the line gives A's score per seating and the sides that won
+    there, a shared win as shares."""
+    stats = arena.PairStats()
+    game = {"steps": 1, "seconds": {"A": 0.0, "B": 0.0}, "decisions": {"A": 1, "B": 1}}
+    for pattern, winners, score in (
+        ((0, 1, 1), (2,), 0.0),
+        ((0, 1, 1), (0,), 1.0),
+        ((0, 1, 1), (2,), 0.0),
+        ((1, 0, 0), (0, 1), 0.5),
+    ):
+        stats.add(
+            arena.GameOutcome((0, 1), score, seed=1, pattern=pattern, winners=winners, **game)
+        )
+    lines = arena.seating_lines(["ismcts", "heuristic"], {(0, 1): stats}, ["S", "W", "NA"])
+    assert lines == [
+        "- ismcts against heuristic, by A's seats: S 1 of 3 (won by S 1, NA 2); "
+        "W + NA 0.5 of 1 (won by S 0.5, W 0.5)."
+    ]
 
 
 def test_write_section_replaces_only_its_own(arena: ModuleType, tmp_path: Path) -> None:
