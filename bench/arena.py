@@ -546,7 +546,8 @@ def main(
     table, rows = render(specs, stats)
     console.print(table)
     sides = [seat.side for seat in rules.seats(rules.setup(1, variant, {}))]
-    for line in [*seating_lines(specs, stats, sides), *side_lines(specs, stats, sides)]:
+    lines = [*seating_lines(specs, stats, sides), *side_lines(specs, stats, sides)]
+    for line in lines:
         console.print(line)
     if write:
         seatings_played = {o.pattern for o in earlier} | {tuple(j[1]) for j in jobs}
@@ -565,8 +566,7 @@ def main(
             "",
             *rows,
             "",
-            *seating_lines(specs, stats, sides),
-            *side_lines(specs, stats, sides),
+            *lines,
         ]
         if note:
             body += ["", note]

@@ -62,7 +62,7 @@ def term_counts(game: Any) -> dict[str, list[float]]:
     """Each of `TERMS` per Bloc, times the standings' weight of the next phases' points."""
     from warroom.games.qmg_cw import board
     from warroom.games.qmg_cw.content import NAT_BLOC, tables
-    from warroom.games.qmg_cw.heuristic import LATER, card_builds, scorings_left
+    from warroom.games.qmg_cw.heuristic import card_builds, phase_weight
     from warroom.games.qmg_cw.state import ARMY, piece_bloc, piece_kind, piece_nat, piece_space
 
     occ = board.occupants(game)
@@ -83,7 +83,7 @@ def term_counts(game: Any) -> dict[str, list[float]]:
             builds[c] == (nat, ARMY) for s in game.seats for c in (*s.hand, *s.opening, *s.deck)
         )
         counts["to_build"][NAT_BLOC[nat]] += min(pool[ARMY] - built[nat], cards)
-    weight = 1.0 + LATER * max(0, scorings_left(game) - 1)
+    weight = phase_weight(game)
     return {term: [weight * x for x in row] for term, row in counts.items()}
 
 
@@ -240,11 +240,16 @@ def read_log(path: Path, terms: Sequence[str] = ()) -> list[dict[str, Any]]:
     return games
 
 
+def split(recorded: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The games fitted (three of four) and the games held out (every fourth)."""
+    return [g for i, g in enumerate(recorded) if i % 4 != 3], list(recorded[3::4])
+
+
 def held_out(recorded: Sequence[dict[str, Any]], terms: Sequence[str]) -> tuple[float, list[float]]:
     """The held-out log loss of a fit with `terms` on three games of four, and that fit."""
-    start = [*START, *(0.0 for _ in terms)]
-    held = fit(samples([g for i, g in enumerate(recorded) if i % 4 != 3], terms), start)
-    return log_loss(held, samples([g for i, g in enumerate(recorded) if i % 4 == 3], terms)), held
+    train, test = split(recorded)
+    held = fit(samples(train, terms), [*START, *(0.0 for _ in terms)])
+    return log_loss(held, samples(test, terms)), held
 
 
 @app.command()
@@ -274,7 +279,7 @@ def main(
     if len(recorded) < 4:
         raise typer.BadParameter("fit at least 4 games (every fourth is held out)")
     loss, held = held_out(recorded, terms)
-    test = samples([g for i, g in enumerate(recorded) if i % 4 == 3])
+    test = samples(split(recorded)[1])
     report: dict[str, Any] = {"games": len(recorded), "held_out_log_loss": round(loss, 4)}
     if terms:
         report["without_terms"] = round(held_out(recorded, ())[0], 4)

@@ -51,9 +51,9 @@ def test_the_fit_recovers_the_odds_its_samples_were_drawn_from(fit_odds: ModuleT
 
 def test_a_recorded_game_has_each_rounds_standings_and_its_winner(fit_odds: ModuleType) -> None:
     """One heuristic game: a standing and every term per Bloc at the start of every round
-    1-19, and the winning Blocs among the three. In round 1 (5 Scoring Phases of weight
-    1 + 0.5 * 9 to come, so 5.5) every count is a multiple of 5.5, and every Bloc has
-    Armies to build."""
+    1-19, and the winning Blocs among the three. In round 1 (10 Scoring Phases to come: the
+    next in full and 9 at 0.5, so a weight of 5.5) every count is a multiple of 5.5, some
+    setup Army stands alone on a Supply symbol, and every Bloc has Armies to build."""
     game = fit_odds.play(70001)
     assert [row["round"] for row in game["rounds"]] == list(range(1, 20))
     assert all(len(row["standing"]) == 3 for row in game["rounds"])
@@ -61,6 +61,7 @@ def test_a_recorded_game_has_each_rounds_standings_and_its_winner(fit_odds: Modu
     first = game["rounds"][0]["terms"]
     assert set(first) == set(fit_odds.TERMS)
     assert all(x % 5.5 == 0 for row in first.values() for x in row)
+    assert any(x > 0 for x in first["alone_on_symbol"])
     assert all(x > 0 for x in first["to_build"])
 
 

@@ -24,10 +24,10 @@ The search scores positions with `search_value` (the policy's `evaluator`). For 
 Non-Aligned Blocs (`DRAW_BLOCS`) that is `heuristic.evaluate_with_draws`: the heuristic's value
 with every hand valued as its Draw step leaves it, so a card spent costs its worth less the card
 drawn in its place, and a Build Army card with every Army built is worth little. The Western
-Bloc's search keeps the heuristic's `evaluate`, which it played better with: alone on the
-Western Bloc it won 61 of 108 games with `evaluate` against 43 of 107 with hands after the
-Draw step (arena runs and paired tuning seeds), and the whole arena on fresh seeds 6310-6411
-gave 69.6% (docs/benchmarks.md, "Session 24"). With `evaluate_with_draws` for every Bloc:
+Bloc's search keeps the heuristic's `evaluate`, kept by a rule stated before its measurement:
+alone on the Western Bloc it won 21 of 40 paired tuning games against 16 of 40, and on fresh
+seeds 6310-6411 11 of 17 against the previous value's 27 of 67 over four runs; the whole arena
+there gave 69.6% (docs/benchmarks.md, "Session 24"). With `evaluate_with_draws` for every Bloc:
 76.5% (seeds 5805-5906), and 68.4% pooled over four runs (402 games); with `evaluate` for every
 Bloc, 68.6% (5703-5804).
 Playouts through both other Blocs' turns whose other Blocs chose their Air and Action cards by
@@ -55,17 +55,16 @@ bot's choice with as many samples), are averaged over. At 60 iterations against 
 68.6% with 4 (seeds 5703-5804); with 1, 66.7% at 60 (5301-5402) and at 120 iterations
 (5505-5606): within the runs' noise (docs/benchmarks.md)."""
 
+DRAW_BLOCS = frozenset({SOV, NA})
+"""The Blocs whose search values hands as their Draw step leaves them (`evaluate_with_draws`);
+the others' search values positions as the heuristic bot does (`evaluate`)."""
+
 
 def policy_choice(state: Any, seat: int, options: Sequence[str]) -> str:
     """The rule-based policy's option (see `warroom.games.qmg_cw.policy`)."""
     from warroom.games.qmg_cw.policy import choose
 
     return choose(state, seat, options)
-
-
-DRAW_BLOCS = frozenset({SOV, NA})
-"""The Blocs whose search values hands as their Draw step leaves them (`evaluate_with_draws`);
-the others' search values positions as the heuristic bot does (`evaluate`)."""
 
 
 def search_value(state: Any, seat: int) -> float:

@@ -180,6 +180,7 @@ def test_cold_war_search_values_hands_after_the_draw_step_except_for_the_western
     in a position where the two values differ for every Bloc: each hand two cards short of
     the 7 its Draw step will refill."""
     from warroom.bots.games.qmg_cw import search_value
+    from warroom.games.qmg_cw.state import WEST
 
     state = _action_state(CW)[0].clone()
     for player in state.seats:
@@ -187,7 +188,7 @@ def test_cold_war_search_values_hands_after_the_draw_step_except_for_the_western
     for seat, player in enumerate(state.seats):
         draws, plain = (f(state, seat) for f in (heuristic.evaluate_with_draws, heuristic.evaluate))
         assert draws != plain
-        assert search_value(state, seat) == (plain if player.bloc == 1 else draws)
+        assert search_value(state, seat) == (plain if player.bloc == WEST else draws)
 
 
 def test_cold_war_playouts_stop_after_the_blocs_turn_unless_told_to_go_on() -> None:

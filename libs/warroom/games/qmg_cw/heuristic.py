@@ -21,9 +21,9 @@ full and each later one `LATER`; an Army that cannot trace supply (and has no Or
 is at risk of removal; card worth is `policy.card_worth`. A finished game is 1 for the
 winning Bloc's seats and 0 for the others (search bots score finished playouts the same way).
 
-The Soviet and Non-Aligned Blocs' searches score positions with `evaluate_with_draws` (the
-Western Bloc's keeps `evaluate`: `warroom.bots.games.qmg_cw.search_value`): the same value,
-but each hand valued as its Draw step will leave it (`hand_after_draw`: the cards held, plus a
+Search bots may score positions with `evaluate_with_draws` (which Blocs' searches do is the
+search's choice, `warroom.bots.games.qmg_cw`): the same value, but each hand valued as its
+Draw step will leave it (`hand_after_draw`: the cards held, plus a
 card of the draw deck's mean worth for each card the hand lacks of 7, as far as the deck
 lasts), and a Build Army or Build Navy card worth `SPENT_BUILD` while every piece it could
 build is on the board.
@@ -92,6 +92,12 @@ def settle(state: CwState) -> CwState:
 def scorings_left(s: CwState) -> int:
     """Scoring Phases still to come: after every even round and after round 19."""
     return sum(1 for r in range(s.round, LAST_ROUND + 1) if r % 2 == 0 or r == LAST_ROUND)
+
+
+def phase_weight(s: CwState) -> float:
+    """How much the points of a Scoring Phase now count: the next phase in full, each later
+    one `LATER`."""
+    return 1.0 + LATER * max(0, scorings_left(s) - 1)
 
 
 def _board_terms(s: CwState, standing: list[float]) -> None:
@@ -176,7 +182,7 @@ def standings(s: CwState, draws: bool = False) -> list[float]:
     """Every Bloc's standing (see the module docstring); `draws`: hands as their Draw step
     leaves them (`hand_after_draw`)."""
     points = phase_points(s)
-    weight = 1.0 + LATER * max(0, scorings_left(s) - 1)
+    weight = phase_weight(s)
     standing = [float(s.vp[b]) + weight * points[b] for b in range(3)]
     _board_terms(s, standing)
     _card_terms(s, standing, draws)

@@ -8,10 +8,10 @@ from warroom.games.qmg_cw.state import NA, SOV, WEST
 from .helpers import RULES, act, cid, give, kind, options, scenario
 
 
-def test_escalation_stops_at_nine_and_a_wmd_cost_never_goes_below_zero() -> None:
+def test_escalation_stops_at_nine_and_a_wmd_costing_the_level_is_free() -> None:
     """ "There are six Escalation tracks, each numbered 0 through 9" and "This cost is reduced
-    by the escalation level of the target Bloc against your Bloc. A WMD cost can never be
-    reduced below zero." With the Soviets at 9 against the West, the West (0 VPs) may use
+    by the escalation level of the target Bloc against your Bloc." With the Soviets at 9
+    against the West, the West (0 VPs) may use
     Minuteman ICBM (cost 9) on the Soviets for nothing, never on the Non-Aligned Bloc (level
     0: "You cannot use a card if doing so would reduce your Bloc to negative Victory
     Points"); its two symbols leave the West's level at 9."""
@@ -26,6 +26,23 @@ def test_escalation_stops_at_nine_and_a_wmd_cost_never_goes_below_zero() -> None
     state = act(state, WEST, f"t:{SOV}")
     assert state.vp[WEST] == 0
     assert state.level(WEST, SOV) == 9
+
+
+def test_a_wmd_cost_reduced_below_zero_costs_nothing() -> None:
+    """ "A WMD cost can never be reduced below zero." "F" Chemical & Biological Warfare
+    Programs (cost 6) targets each enemy: with the West at 9 against the Soviets it costs them
+    0 there (not -3) and 6 against the Non-Aligned Bloc (level 0), 6 in all. So the Soviets
+    may use it with 6 VPs and not with 5 ("You cannot use a card if doing so would reduce your
+    Bloc to negative Victory Points"); a cost below zero would let them with 3."""
+    cbw = cid('"F" Chemical & Biological Warfare Programs')
+    usable = []
+    for vp in (5, 6):
+        state = scenario("3p", pieces=[("moscow", "soviet", "army")], active=SOV)
+        give(state, SOV, "prepared", [cbw])
+        state.vp = [vp, 10, 10]
+        state.esc[WEST * 3 + SOV] = 9
+        usable.append(f"use:{cbw}" in options(state, SOV))
+    assert usable == [False, True]
 
 
 def test_the_moving_bloc_orders_the_enemies_reactions_and_reacts_last() -> None:
