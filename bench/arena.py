@@ -252,8 +252,16 @@ class PairStats:
     decisions_a: int = 0
     decisions_b: int = 0
     seatings: dict[tuple[int, ...], list[float]] = field(default_factory=dict)
-    side_wins: dict[int, float] = field(default_factory=dict)
     seating_sides: dict[tuple[int, ...], dict[int, float]] = field(default_factory=dict)
+
+    @property
+    def side_wins(self) -> dict[int, float]:
+        """The games each side (seat) won over all seatings (a shared win counts a share)."""
+        total: dict[int, float] = {}
+        for won in self.seating_sides.values():
+            for seat, share in won.items():
+                total[seat] = total.get(seat, 0.0) + share
+        return total
 
     def add(self, outcome: GameOutcome) -> None:
         """Count one game."""
@@ -264,7 +272,6 @@ class PairStats:
         tally[1] += outcome.score
         won = self.seating_sides.setdefault(tuple(outcome.pattern), {})
         for seat in outcome.winners:
-            self.side_wins[seat] = self.side_wins.get(seat, 0.0) + 1.0 / len(outcome.winners)
             won[seat] = won.get(seat, 0.0) + 1.0 / len(outcome.winners)
         self.steps += outcome.steps
         self.seconds_a += outcome.seconds["A"]
@@ -339,10 +346,10 @@ def side_lines(
     win counts a share); for mirror play this is the balance of the sides."""
     lines = []
     for (a, b), s in stats.items():
-        recorded = sum(s.side_wins.values())
-        if not recorded:
+        wins = s.side_wins
+        if not sum(wins.values()):
             continue
-        cells = [f"{side} {s.side_wins.get(i, 0.0):g}" for i, side in enumerate(sides)]
+        cells = [f"{side} {wins.get(i, 0.0):g}" for i, side in enumerate(sides)]
         lines.append(
             f"- {specs[a]} against {specs[b]}, wins by side: "
             + ", ".join(cells)

@@ -229,14 +229,14 @@ def read_log(path: Path, terms: Sequence[str] = ()) -> list[dict[str, Any]]:
         raise typer.BadParameter(f"no such log: {path}")
     try:
         games = [json.loads(line) for line in path.read_text().splitlines() if line]
-        samples(games)
-    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        missing = {
+            t for g in games for row in g["rounds"] for t in terms if t not in row.get("terms", {})
+        }
+        if missing:
+            raise typer.BadParameter(f"the terms {sorted(missing)} are not recorded in {path}")
+        samples(games, terms)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         raise typer.BadParameter(f"{path} is not a log of this tool: {exc!r}") from exc
-    missing = {
-        t for g in games for row in g["rounds"] for t in terms if t not in row.get("terms", {})
-    }
-    if missing:
-        raise typer.BadParameter(f"the terms {sorted(missing)} are not recorded in {path}")
     return games
 
 

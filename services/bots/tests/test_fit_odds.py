@@ -98,8 +98,9 @@ def test_the_terms_of_a_position(fit_odds: ModuleType) -> None:
 
 
 def test_bad_input_is_a_bad_parameter(fit_odds: ModuleType, tmp_path: Path) -> None:
-    """A log that does not exist or is not this tool's, fewer than 4 games, or both --log and
-    --from-log, exits 2 with the reason."""
+    """A log that does not exist or is not this tool's, fewer than 4 games, both --log and
+    --from-log, an unknown term, or a term the log lacks or holds garbled, exits 2 with the
+    reason."""
     runner = CliRunner()
     missing = runner.invoke(fit_odds.app, ["--from-log", str(tmp_path / "none.jsonl")])
     assert missing.exit_code == 2 and "no such log" in missing.output
@@ -117,3 +118,8 @@ def test_bad_input_is_a_bad_parameter(fit_odds: ModuleType, tmp_path: Path) -> N
     old.write_text('{"winners": [0], "rounds": [{"round": 1, "standing": [1, 2, 3]}]}\n' * 4)
     termless = runner.invoke(fit_odds.app, ["--from-log", str(old), "--term", "to_build"])
     assert termless.exit_code == 2 and "the terms ['to_build'] are not recorded" in termless.output
+    short = tmp_path / "short.jsonl"
+    row = '{"round": 1, "standing": [1, 2, 3], "terms": {"to_build": [1]}}'
+    short.write_text(f'{{"winners": [0], "rounds": [{row}]}}\n' * 4)
+    cut = runner.invoke(fit_odds.app, ["--from-log", str(short), "--term", "to_build"])
+    assert cut.exit_code == 2 and "not a log of this tool" in cut.output

@@ -23,11 +23,10 @@ winning Bloc's seats and 0 for the others (search bots score finished playouts t
 
 Search bots may score positions with `evaluate_with_draws` (which Blocs' searches do is the
 search's choice, `warroom.bots.games.qmg_cw`): the same value, but each hand valued as its
-Draw step will leave it (`hand_after_draw`: the cards held, plus a
-card of the draw deck's mean worth for each card the hand lacks of 7, as far as the deck
-lasts), and a Build Army or Build Navy card worth `SPENT_BUILD` while every piece it could
-build is on the board.
-So a card spent (played, paid for Organic Supply, discarded in the Discard or Espionage step)
+Draw step will leave it (`hand_after_draw`: the cards held, plus a card of the draw deck's
+mean worth for each card the hand lacks of 7, as far as the deck lasts), and a Build Army or
+Build Navy card worth `SPENT_BUILD` while every piece it could build is on the board. So a
+card spent (played, paid for Organic Supply, discarded in the Discard or Espionage step)
 costs its worth less the card drawn in its place, not its whole worth: a Bloc with a deck to
 draw from neither holds back a card that would do a little good, nor keeps a card it cannot
 play (a hand of Build Army cards with every Army built skipped Action step after Action step).
