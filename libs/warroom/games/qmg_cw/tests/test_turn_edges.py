@@ -45,6 +45,25 @@ def test_after_battle_window_opens_when_a_reaction_saves_the_target() -> None:
     assert kind(state) == "fx_build" and f"p:0:{sp('france')}" in options(state, 0)
 
 
+def test_after_battle_window_opens_when_air_defense_saves_the_target() -> None:
+    """The same trigger when the defender's Air Defense loses its Air Force instead of the
+    Western Army: the Soviets battled, so Offensive Doctrine is offered."""
+    pieces = [*SOVIET_CHAIN, ("germany", "soviet", "army"), ("germany", "western", "army")]
+    pieces += [("germany", "western", "air"), ("france", "western", "army")]
+    state = scenario(pieces=pieces, step="action")
+    battle, doctrine = cid("Land Battle", 0, SOV), cid("Offensive Doctrine")
+    give(state, 0, "hand", [battle])
+    give(state, 0, "espionage", [doctrine])
+    west, air_force = pc("germany", "western", "army"), pc("germany", "western", "air")
+    state = act(state, 0, f"play:{battle}")
+    state = act(state, 0, f"x:{west}")
+    state = act(state, 1, f"ad:{air_force}")
+    state = act(state, 0, "pass")  # no Interceptor
+    state = pass_reactions_except(state, SOV)
+    assert west in state.pieces and air_force not in state.pieces
+    assert kind(state) == "react" and f"use:{doctrine}" in options(state, 0)
+
+
 def pass_reactions_except(state: CwState, bloc: int) -> CwState:
     """Pass "any time" windows of other Blocs until the given Bloc is asked to react."""
     while kind(state) in ("react", "react_order"):
@@ -114,6 +133,29 @@ def test_a_teammates_pass_leaves_the_action_step_to_the_other() -> None:
     state = act(state, 2, f"p:0:{sp('manchuria')}")
     state = pass_reactions(state)
     assert kind(state) != "action"  # played: the step is over for both
+
+
+def test_a_teammates_pass_leaves_the_discard_and_espionage_steps_to_the_other() -> None:
+    """The Discard and Espionage steps go to one teammate as the Action step does: one's pass
+    leaves the step open for the other, whose discard then closes it for both."""
+    for step, prefix in (("discard_step", "discard"), ("esp_step", "espdisc")):
+        state = scenario(variant="4p", active=NA, step=step)
+        deck = state.seats[2].deck
+        esp = next(c for c in deck if tables().cards[c].type == "espionage")
+        other = next(c for c in deck if tables().cards[c].type != "espionage")
+        give(state, 2, "hand", [esp, other])
+        give(state, 3, "hand", state.seats[3].deck[:2])
+        decision = RULES.decision(state)
+        assert decision is not None and set(decision.seats) == {2, 3}
+        state = act(state, 3, "pass")
+        decision = RULES.decision(state)
+        assert decision is not None and decision.kind == step and decision.seats == (2,)
+        state = act(state, 2, f"{prefix}:{other}")
+        if step == "esp_step":
+            state = act(state, 2, f"esp:{esp}")
+            assert state.seats[2].espionage == [esp]
+        assert kind(state) != step
+        assert other not in state.seats[2].hand
 
 
 def test_bloc_draw_deck_discards_are_divided_by_the_team() -> None:
