@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from warroom.games.qmg_cw import board
 from warroom.games.qmg_cw.content import tables
+from warroom.games.qmg_cw.scoring import phase_points
 from warroom.games.qmg_cw.setup import new_state
 from warroom.games.qmg_cw.state import NA, NATIONALIST, SOV, WEST, CwState, piece_kind, piece_nat
 
@@ -156,6 +157,11 @@ def test_a_teammates_pass_leaves_the_discard_and_espionage_steps_to_the_other() 
             assert state.seats[2].espionage == [esp]
         assert kind(state) != step
         assert other not in state.seats[2].hand
+    state = scenario(variant="4p", active=NA, step="discard_step")
+    give(state, 2, "hand", state.seats[2].deck[:2])
+    give(state, 3, "hand", state.seats[3].deck[:2])
+    state = act(state, 2, f"discard:{state.seats[2].hand[0]}")
+    assert kind(state) != "discard_step"  # seat 3 never answered: the step is over for both
 
 
 def test_bloc_draw_deck_discards_are_divided_by_the_team() -> None:
@@ -214,6 +220,13 @@ def test_conducator_ceausescu_places_a_token_then_builds_in_the_balkans() -> Non
     state = act(state, 0, f"p:0:{sp('balkans')}")
     army = pc("balkans", "soviet", "army")
     assert army in state.pieces and board.Supply(state).supplied(army)
+    points = phase_points(state)[SOV]
+    without = state.clone()
+    without.tokens.remove(sp("balkans") * 8 + 0)
+    contested = state.clone()
+    contested.pieces = sorted([*state.pieces, pc("balkans", "western", "army")])
+    assert points - phase_points(without)[SOV] == 1  # the token's bonus VP
+    assert phase_points(contested)[SOV] == points - 1  # none while contested
 
 
 def test_seato_recruits_near_the_south_china_sea_once_per_turn() -> None:
