@@ -26,10 +26,11 @@ with every hand valued as its Draw step leaves it, so a card spent costs its wor
 drawn in its place, and a Build Army card with every Army built is worth little. The Western
 Bloc's search keeps the heuristic's `evaluate`, kept by a rule stated before its measurement:
 alone on the Western Bloc it won 21 of 40 paired tuning games against 16 of 40, and on fresh
-seeds 6310-6411 11 of 17 against the previous value's 27 of 67 over four runs; the whole arena
-there gave 69.6% (docs/benchmarks.md, "Session 24"). With `evaluate_with_draws` for every Bloc:
-76.5% (seeds 5805-5906), and 68.4% pooled over four runs (402 games); with `evaluate` for every
-Bloc, 68.6% (5703-5804).
+seeds 27 of 51 over three runs against the previous value's 27 of 67 over four. This search,
+at 60 iterations against the heuristic: 72.5% (66.1-78.2%) over its two fresh-seed runs,
+6310-6411 and 6514-6615 (docs/benchmarks.md, "Session 24" and "Session 25"). With
+`evaluate_with_draws` for every Bloc: 76.5% (seeds 5805-5906), and 68.4% pooled over four runs
+(402 games); with `evaluate` for every Bloc, 68.6% (5703-5804).
 Playouts through both other Blocs' turns whose other Blocs chose their Air and Action cards by
 one ply of the evaluation (as the heuristic bot does; commit 457bb29) cost 25.6 CPU s a game at
 30 iterations, three times the shipped search, and were stopped after 16 games (9 won).
