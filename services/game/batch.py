@@ -42,8 +42,18 @@ class Batcher(Generic[In, Out]):
         self.items = 0
         self._tasks: set[asyncio.Future[None]] = set()
 
+    @property
+    def idle(self) -> bool:
+        """Nothing queued and no run in flight (a call now would run alone)."""
+        return not self.queue and not self.active
+
     async def __call__(self, item: In) -> Out:
         """Queue one item and wait for its outcome."""
+        return await self.enqueue(item)
+
+    def enqueue(self, item: In) -> asyncio.Future[Out]:
+        """Queue one item now and return the future of its outcome (with `parallel` 1, items
+        run in the order they were queued)."""
         future: asyncio.Future[Out] = asyncio.get_running_loop().create_future()
         self.queue.append((item, future))
         if self.active < self.parallel:
@@ -51,7 +61,7 @@ class Batcher(Generic[In, Out]):
             task = asyncio.ensure_future(self._drain())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        return await future
+        return future
 
     async def _drain(self) -> None:
         try:

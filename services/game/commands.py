@@ -2,7 +2,8 @@
 
 Each reads as one pipeline: validate → lock (`Writer.hold`) → apply (a new frame and the
 seat changes that go with it) → commit (the SQL compare-and-set; acknowledged only after
-it) → publish (Redis version + update message) → dispatch (the owed bot turns and clocks).
+it) → publish (Redis version + update message; a lone write on the lease sends the version
+beside its commit: `Writer.stake`) → dispatch (the owed bot turns and clocks).
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ class Commands:
             if reply is not None:
                 return reply
             change = self._apply(live, answer)
-            reply = await self._commit(live, answer, change, held.leased)
+            self.writer.stake(live, held, change.frame)
+            reply = await self._commit(live, answer, change, held)
             if reply is not None:
                 return reply
             await self.writer.publish(live, held, change.frame.version, update_message(change.row))
@@ -187,19 +189,20 @@ class Commands:
         return Change(frame, row, write, plan)
 
     async def _commit(
-        self, live: LiveGame, answer: Answer, change: Change, leased: bool
+        self, live: LiveGame, answer: Answer, change: Change, held: Held
     ) -> Reply | None:
         """Append durably (group commit); on a lost race, the key's original reply, or
         `LeaseLost` when written on this replica's lease, or ABORTED."""
         try:
             stamp = await self.core.committer((live.id, live.version, change.write))
         except Conflict:
+            await self.writer.settle(live, held)  # the stake's lease news first, then:
             live.lease = None  # another replica wrote the game: take the lock again
             await self.cache.from_sql(live, live.epoch)
             reply = await self._prior_in_sql(live, answer)
             if reply is not None:
                 return reply
-            if leased:
+            if held.leased:
                 raise LeaseLost from None
             metrics.REJECTS.labels("ABORTED").inc()
             raise errors.aborted(

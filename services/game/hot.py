@@ -60,7 +60,8 @@ return out
 # version never goes down; while the lock holds this writer's fence (busy, or idle on its
 # lease) it is dropped, or kept as the writer's idle lease ('idle:' .. fence) for the lease's
 # ms; the message is published only when someone other than the writer itself listens (its
-# own watchers were woken already). Returns, per game, 1 when the writer holds the lease.
+# own watchers were woken already). Returns, per game, 1 when the writer holds the lease,
+# plus 2 when someone other than the writer listens to the channel.
 _RELEASE = """
 local out = {}
 for i = 1, #KEYS / 3 do
@@ -82,9 +83,11 @@ for i = 1, #KEYS / 3 do
       end
     end
   end
-  if ARGV[a + 3] ~= '' and
-     redis.call('pubsub', 'numsub', KEYS[k + 3])[2] > tonumber(ARGV[a + 4]) then
-    redis.call('publish', KEYS[k + 3], ARGV[a + 3])
+  if redis.call('pubsub', 'numsub', KEYS[k + 3])[2] > tonumber(ARGV[a + 4]) then
+    out[i] = out[i] + 2
+    if ARGV[a + 3] ~= '' then
+      redis.call('publish', KEYS[k + 3], ARGV[a + 3])
+    end
   end
 end
 return out
@@ -125,7 +128,7 @@ class Hot:
         self._acquires: Batcher[tuple[str, str], tuple[bool, int | None, int | None]] = Batcher(
             self._acquire_many, on_batch=BATCH.labels("redis_acquire").observe
         )
-        self._releases: Batcher[tuple[str, str, int, str, bool, int], bool] = Batcher(
+        self._releases: Batcher[tuple[str, str, int, str, bool, int], int] = Batcher(
             self._release_many, on_batch=BATCH.labels("redis_release").observe
         )
         self._inits: Batcher[tuple[str, int, int], None] = Batcher(self._init_many)
@@ -162,14 +165,14 @@ class Hot:
         )
         return [(int(got) == 1, _int(version), _int(epoch)) for got, version, epoch in raw]
 
-    async def _release_many(self, items: list[tuple[str, str, int, str, bool, int]]) -> list[bool]:
+    async def _release_many(self, items: list[tuple[str, str, int, str, bool, int]]) -> list[int]:
         keys: list[str] = []
         args: list[str | int] = []
         for game_id, fence, version, message, heard_here, lease_ms in items:
             keys += [self.key(game_id, "lock"), self.key(game_id, "v"), self.channel(game_id)]
             args += [fence, version, message, int(heard_here), lease_ms]
-        leased = await self._release_script(keys=keys, args=args)
-        return [int(flag) == 1 for flag in leased]
+        flags = await self._release_script(keys=keys, args=args)
+        return [int(flag) for flag in flags]
 
     # ---------------------------------------------------------------- per-game calls
     async def state(self, game_id: str) -> tuple[int | None, int | None]:
@@ -231,7 +234,21 @@ class Hot:
         woken in process."""
         message = json.dumps(update) if update is not None else ""
         heard_here = game_id in self.heard
-        return await self._releases((game_id, fence, version, message, heard_here, lease_ms))
+        flags = await self._releases((game_id, fence, version, message, heard_here, lease_ms))
+        return bool(flags & 1)
+
+    def stake(self, game_id: str, fence: str, version: int, lease_ms: int) -> asyncio.Future[int]:
+        """Send a write's new version and renew the writer's lease now, before its commit
+        lands (no announcement): the future's flags hold 1 when the lease is held, 2 when
+        another subscriber than this replica listens (`announce` after the commit)."""
+        heard_here = game_id in self.heard
+        return self._releases.enqueue((game_id, fence, version, "", heard_here, lease_ms))
+
+    async def announce(self, game_id: str, update: dict[str, Any]) -> None:
+        """Publish a committed version's update message when another subscriber than this
+        replica listens (in order with the releases queued before it)."""
+        heard_here = game_id in self.heard
+        await self._releases((game_id, "", -1, json.dumps(update), heard_here, 0))
 
     async def unlock(self, game_id: str, fence: str) -> None:
         """Drop the lock without a new version."""

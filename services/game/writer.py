@@ -11,7 +11,8 @@ keeps the Redis lock after its write as an idle lease: its next write of the gam
 lock round trip. Another replica's write takes the lease over at once, and the takeover is
 announced on the channel, so the holder stops writing on it (`fanout`); a write racing that
 announcement is still fenced by the SQL compare-and-set, and `commands` answers it again
-under the lock.
+under the lock. A lone write on the lease sends its version and the lease's renewal beside
+its commit instead of after it (`stake`); the answer still waits for both.
 """
 
 from __future__ import annotations
@@ -27,17 +28,20 @@ from services.game import errors
 from services.game.cache import GameCache
 from services.game.core import Core
 from services.game.hot import LockTimeout
-from services.game.live import Lease, LiveGame
+from services.game.live import Frame, Lease, LiveGame
 
 
 @dataclass
 class Held:
     """A writer's hold on one game: its fence, whether it is this replica's lease (no lock
-    round trip was taken), and whether the new version was published."""
+    round trip was taken), whether the new version was published, and the stake sent while
+    its commit runs (`Writer.stake`: the Redis round trip and when it was sent)."""
 
     fence: str
     leased: bool = False
     published: bool = False
+    staked: asyncio.Future[int] | None = None
+    staked_at: float = 0.0
 
 
 class Writer:
@@ -63,6 +67,9 @@ class Writer:
             try:
                 yield held
             finally:
+                if held.staked is not None:  # a write that failed after its stake was sent
+                    with contextlib.suppress(Exception):
+                        await self.settle(live, held)
                 if not (held.published or held.leased):
                     await self.core.hot.unlock(live.id, held.fence)
 
@@ -114,11 +121,52 @@ class Writer:
             raise limited
         return acquired
 
+    def stake(self, live: LiveGame, held: Held, frame: Frame) -> None:
+        """On this replica's lease, while the write goes on: send its new version to Redis and
+        renew the lease now, so that the round trip runs beside the commit instead of after
+        it. The answer still waits for both (`publish`): it follows the commit, and a read on
+        any replica after it finds the version in Redis. A version Redis holds before SQL does
+        is a commit in flight, which a reader elsewhere waits for (`GameCache.refresh`).
+
+        Only for a lone write (no other commit queued or running): under load the releases
+        that follow a group commit share one round trip, which costs less CPU than one each.
+        Not for a write that ends the game: its release after the commit drops the lock."""
+        if not held.leased or frame.result is not None or live.id not in self.core.hot.heard:
+            return
+        if not self.core.committer.idle:
+            return
+        held.staked_at = time.monotonic()
+        held.staked = self.core.hot.stake(
+            live.id, held.fence, frame.version, self.core.settings.game_lease_ms
+        )
+
+    async def settle(self, live: LiveGame, held: Held) -> bool:
+        """Wait for the stake sent while committing; the lease as Redis now holds it. Returns
+        whether another subscriber than this replica listens to the game's channel."""
+        staked, held.staked = held.staked, None
+        if staked is None:
+            return False
+        try:
+            flags = await staked
+        except BaseException:
+            live.lease = None
+            raise
+        held.published = True
+        lease_ms = self.core.settings.game_lease_ms
+        live.lease = Lease(held.fence, held.staked_at + lease_ms / 2000) if flags & 1 else None
+        return bool(flags & 2)
+
     async def publish(
         self, live: LiveGame, held: Held, version: int, message: dict[str, Any]
     ) -> None:
         """Set the Redis version, announce the update, and drop the lock or keep it as this
-        replica's lease (after the commit)."""
+        replica's lease (after the commit). After a stake, only the announcement is left to
+        send, and only when another replica listens."""
+        if held.staked is not None:
+            listened = await self.settle(live, held)
+            if listened:
+                await self.core.hot.announce(live.id, message)
+            return
         lease_ms = self._lease_ms(live)
         sent = time.monotonic()
         leased = await self.core.hot.release(live.id, held.fence, version, message, lease_ms)

@@ -1,16 +1,27 @@
-"""The lock lease: a replica that follows a game keeps its Redis lock between its writes."""
+"""The lock lease: a replica that follows a game keeps its Redis lock between its writes.
+
+A lone write on the lease sends its version to Redis beside its commit (`Writer.stake`): the
+answer still follows both the commit and the version in Redis; a reader on another replica
+that finds a version Redis holds and SQL not yet waits for the commit in flight; a commit
+that fails after its stake leaves Redis ahead of SQL until the game's next write, which
+nothing acknowledged depends on.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import random
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import grpc
 import pytest
+import sqlalchemy.exc
 
 from services.common.settings import Settings
+from services.game import cache
 from services.game.live import Lease
 from services.game.store import Append
 from services.game.tests.helpers import (
@@ -255,3 +266,226 @@ async def test_a_write_on_the_lease_still_pays_the_rate_limit(settings: Settings
         watcher.cancel()
     finally:
         await replica.stop()
+
+
+# ---------------------------------------------------------------- the stake
+class Gate:
+    """Holds the replica's commits until opened (or fails them), counting what it held."""
+
+    def __init__(self, replica: Replica) -> None:
+        self.committer = replica.authority.core.committer
+        self.run: Callable[[list[Any]], Awaitable[Any]] = self.committer.run
+        self.opened = asyncio.Event()
+        self.held = 0
+        self.failure: BaseException | None = None
+        self.committer.run = self._run  # type: ignore[method-assign]
+
+    async def _run(self, items: list[Any]) -> Any:
+        self.held += 1
+        await self.opened.wait()
+        if self.failure is not None:
+            raise self.failure
+        return await self.run(items)
+
+    def close(self) -> None:
+        self.opened.set()
+        self.committer.run = self.run  # type: ignore[method-assign]
+
+
+async def _redis_version(replica: Replica, gid: str) -> int:
+    raw = await replica.client.get(replica.authority.core.hot.key(gid, "v"))
+    return int(raw)
+
+
+async def _sql_head(replica: Replica, gid: str) -> int | None:
+    return await asyncio.to_thread(replica.authority.core.store.head, gid)
+
+
+async def _leased_game(replica: Replica, seed: int) -> tuple[str, list[str], Referee, Any]:
+    """A game this replica follows and has written once (its lock kept as the lease)."""
+    created = await create(replica.stub, replica.settings, seed=seed)
+    gid, tokens = created.game_id, list(created.seat_tokens)
+    watcher = await _follow(replica, gid, tokens[0])
+    referee = Referee("toy", seed, "duel")
+    await _move(replica, gid, tokens, referee, random.Random(seed))
+    assert replica.authority.games[gid].lease is not None
+    return gid, tokens, referee, watcher
+
+
+async def _next_move(
+    replica: Replica, gid: str, tokens: list[str], rng: random.Random
+) -> tuple[int, game_pb2.SeatView, Any]:
+    """The seat that must act now, its view and an option it may answer."""
+    for seat, token in enumerate(tokens):
+        view = (await replica.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=token))).view
+        option = pick(view, rng)
+        if option is not None:
+            return seat, view, option
+    raise AssertionError("nobody must act")
+
+
+async def _until(check: Callable[[], bool | Awaitable[bool]], what: str) -> None:
+    for _ in range(500):
+        outcome = check()
+        if await outcome if inspect.isawaitable(outcome) else outcome:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(what)
+
+
+async def test_a_lone_write_on_the_lease_sends_its_version_beside_its_commit(
+    replica: Replica,
+) -> None:
+    gid, tokens, referee, watcher = await _leased_game(replica, 21)
+    live = replica.authority.games[gid]
+    fence = live.lease.fence if live.lease is not None else ""
+    version = live.version
+    gate = Gate(replica)
+    try:
+        seat, view, option = await _next_move(replica, gid, tokens, random.Random(5))
+        reply = asyncio.create_task(answer(replica.stub, gid, tokens[seat], view, option))
+
+        async def staked() -> bool:
+            return gate.held == 1 and await _redis_version(replica, gid) == version + 1
+
+        await _until(staked, "the version did not reach Redis while the commit was held")
+        assert await _sql_head(replica, gid) == version  # the commit has not landed
+        assert not reply.done()  # and nothing is acknowledged before it
+        gate.opened.set()
+        assert (await reply).version == version + 1
+        referee.actions.append(Action(seat, option.id))
+        assert await _sql_head(replica, gid) == version + 1
+        assert live.lease is not None and live.lease.fence == fence  # the lease renewed
+        now = await replica.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=tokens[0]))
+        assert now.view.version == version + 1
+        referee.check_view(now.view, 0)
+    finally:
+        gate.close()
+        watcher.cancel()
+
+
+async def test_a_reader_elsewhere_waits_for_the_commit_in_flight(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Replica b holds the game; a's commit is held after its version reached Redis. A read
+    on b in that moment waits for the commit instead of answering the old version (a read
+    that starts after a's answer finds it either way)."""
+    monkeypatch.setattr(cache, "IN_FLIGHT_WAITS", (0.01, 0.05, 0.2, 0.5, 1.0, 2.0))
+    a = await start_replica(settings)
+    b = await start_replica(settings)
+    gate: Gate | None = None
+    try:
+        gid, tokens, _referee, watcher = await _leased_game(a, 22)
+        version = a.authority.games[gid].version
+        seen = await b.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=tokens[1]))
+        assert seen.view.version == version  # b holds the game at the head
+        gate = Gate(a)
+        seat, view, option = await _next_move(a, gid, tokens, random.Random(6))
+        reply = asyncio.create_task(answer(a.stub, gid, tokens[seat], view, option))
+
+        async def staked() -> bool:
+            return gate is not None and gate.held == 1 and await _redis_version(a, gid) > version
+
+        await _until(staked, "the version did not reach Redis while the commit was held")
+        store = b.authority.core.store
+        reads = 0
+        actions_after = store.actions_after
+
+        def counted(*args: Any) -> Any:
+            nonlocal reads
+            reads += 1
+            return actions_after(*args)
+
+        store.actions_after = counted  # type: ignore[method-assign,assignment]
+        read = asyncio.ensure_future(
+            b.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=tokens[1]))
+        )
+
+        await _until(lambda: reads >= 1, "b did not look for the new version")
+        assert not read.done()
+        gate.opened.set()
+        assert (await reply).version == version + 1
+        assert (await read).view.version == version + 1
+        watcher.cancel()
+    finally:
+        if gate is not None:
+            gate.close()
+        await a.stop()
+        await b.stop()
+
+
+async def test_a_commit_that_fails_after_its_stake_loses_nothing(replica: Replica) -> None:
+    """The stake reached Redis, the commit failed: UNAVAILABLE, nothing written, reads still
+    answer SQL's version, and the answer sent again is applied once."""
+    gid, tokens, referee, watcher = await _leased_game(replica, 23)
+    version = replica.authority.games[gid].version
+    gate = Gate(replica)
+    try:
+        seat, view, option = await _next_move(replica, gid, tokens, random.Random(7))
+        gate.failure = sqlalchemy.exc.OperationalError("COMMIT", {}, Exception("connection lost"))
+        gate.opened.set()
+        with pytest.raises(grpc.aio.AioRpcError) as failed:
+            await answer(replica.stub, gid, tokens[seat], view, option)
+        assert status_of(failed.value) == (grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE")
+        assert await _redis_version(replica, gid) == version + 1  # the stake had gone out
+        assert await _sql_head(replica, gid) == version
+        now = await replica.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=tokens[seat]))
+        assert now.view.version == version
+        gate.failure = None
+        again = await answer(replica.stub, gid, tokens[seat], view, option)
+        assert again.version == version + 1
+        referee.actions.append(Action(seat, option.id))
+        assert await _sql_head(replica, gid) == version + 1
+        assert await _redis_version(replica, gid) == version + 1
+        for s, token in enumerate(tokens):
+            now = await replica.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=token))
+            assert now.view.version == version + 1
+            referee.check_view(now.view, s)
+    finally:
+        gate.close()
+        watcher.cancel()
+
+
+async def test_another_replicas_watcher_hears_a_staked_write_after_its_commit(
+    settings: Settings,
+) -> None:
+    """The stake sends no announcement; when another replica listens, the announcement
+    follows the commit, and that replica's watcher gets the version at once (not at its
+    stream's 5-second check)."""
+    a = await start_replica(settings)
+    b = await start_replica(settings)
+    try:
+        gid, tokens, _referee, watcher = await _leased_game(a, 24)
+        version = a.authority.games[gid].version
+        seen: list[int] = []
+
+        async def follow_on_b() -> None:
+            request = game_pb2.WatchGameRequest(game_id=gid, token=tokens[1])
+            async for update in b.stub.WatchGame(request):
+                seen.append(update.version)
+
+        stream = asyncio.create_task(follow_on_b())
+
+        async def heard() -> bool:
+            return gid in b.authority.core.hot.heard and seen[-1:] == [version]
+
+        await _until(heard, "b's watcher did not start")
+        gate = Gate(a)
+        try:
+            seat, view, option = await _next_move(a, gid, tokens, random.Random(8))
+            reply = asyncio.ensure_future(answer(a.stub, gid, tokens[seat], view, option))
+            await _until(lambda: gate.held == 1, "the commit was not held")
+            assert await _redis_version(a, gid) == version + 1  # staked
+            gate.opened.set()
+            assert (await reply).version == version + 1
+        finally:
+            gate.close()
+        started = time.monotonic()
+        await _until(lambda: seen[-1] == version + 1, "b's watcher did not get the version")
+        assert time.monotonic() - started < 2.0  # announced, not found at the 5-second check
+        assert a.authority.games[gid].lease is not None  # still a's lease
+        stream.cancel()
+        watcher.cancel()
+    finally:
+        await a.stop()
+        await b.stop()
