@@ -210,6 +210,7 @@ class Bench:
         self.echo: subprocess.Popen[bytes] | None = None
         self.echo_port = 0
         self.echo_results: list[dict[str, float]] = []
+        self.load_before = os.getloadavg()[0]
 
     def url(self, database: str, driver: str = "postgresql+psycopg") -> str:
         url = make_url(self.admin_url).set(drivername=driver, database=database)
@@ -428,10 +429,11 @@ def report(bench: Bench, args: argparse.Namespace, rate: float, started: str) ->
         f"`bench/peer_boardgameio.py --rounds {args.rounds} --seconds {args.seconds:g}`, {started}"
         f" UTC, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()},"
         f" Node {node_version()}, boardgame.io {npm_version('boardgame.io')}, bgio-postgres "
-        f"{npm_version('bgio-postgres')}. **The machine was shared** with other work while this "
-        "ran (1-minute load average per round below, on 2 cores): absolute figures are "
-        "depressed and noisy; the servers took turns within each round, so the ratios are "
-        "the comparable figures.",
+        f"{npm_version('bgio-postgres')}. 1-minute load average {bench.load_before:.1f} before"
+        " the run; during it the run's own processes (four servers, their load generators,"
+        " PostgreSQL and Redis) share the 2 cores with whatever else runs (load per round"
+        " below): absolute figures move with the machine; the servers took turns within each"
+        " round, so the ratios are the comparable figures.",
         "",
         "The same toy game on both (`tests/engine/toy_game.py`, `bench/peers/boardgameio/game.js`:"
         " three rounds of simultaneous card placement, bonus and protest; about 13 moves a game;"
