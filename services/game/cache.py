@@ -28,6 +28,7 @@ from warroom.engine.rules import Rules
 GAME_ID = re.compile(r"^[0-9a-f]{32}$")
 IN_FLIGHT_WAITS = (0.002, 0.004, 0.008, 0.016, 0.032, 0.064)
 """Pauses between SQL reads while Redis holds a version SQL does not (`_catch_up`)."""
+IN_FLIGHT_WAIT_S = sum(IN_FLIGHT_WAITS)
 
 
 class GameCache:
@@ -132,10 +133,12 @@ class GameCache:
         A version Redis holds and SQL not yet is a commit in flight (a write on its lease
         sends its version beside its commit, `Writer.stake`): SQL is read again a few times,
         about 0.13 s in all, before going on without it (a writer that died, or whose commit
-        failed, left Redis ahead of SQL until the game's next write)."""
+        failed, left Redis ahead of SQL until the game's next write). Once per such version:
+        a catch-up to the version it stopped waiting for reads SQL once."""
         core = self.core
         moved = False
-        for pause in (*IN_FLIGHT_WAITS, None):
+        pauses = (None,) if version == live.behind else (*IN_FLIGHT_WAITS, None)
+        for pause in pauses:
             rows = await core.db(core.store.actions_after, live.id, live.version)
             for row in rows:
                 if row.seq != live.version + 1:
@@ -145,6 +148,8 @@ class GameCache:
             if live.version >= version or pause is None:
                 break
             await asyncio.sleep(pause)
+        if live.version < version:
+            live.behind = version
         return moved
 
     async def mark_finished(self, live: LiveGame) -> None:

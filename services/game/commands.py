@@ -8,6 +8,7 @@ beside its commit: `Writer.stake`) → dispatch (the owed bot turns and clocks).
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -196,7 +197,8 @@ class Commands:
         try:
             stamp = await self.core.committer((live.id, live.version, change.write))
         except Conflict:
-            await self.writer.settle(live, held)  # the stake's lease news first, then:
+            with contextlib.suppress(Exception):  # (a failed stake drops the lease too)
+                await self.writer.settle(live, held)  # the stake's lease news first, then:
             live.lease = None  # another replica wrote the game: take the lock again
             await self.cache.from_sql(live, live.epoch)
             reply = await self._prior_in_sql(live, answer)

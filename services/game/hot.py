@@ -244,11 +244,11 @@ class Hot:
         heard_here = game_id in self.heard
         return self._releases.enqueue((game_id, fence, version, "", heard_here, lease_ms))
 
-    async def announce(self, game_id: str, update: dict[str, Any]) -> None:
-        """Publish a committed version's update message when another subscriber than this
-        replica listens (in order with the releases queued before it)."""
+    def announce_soon(self, game_id: str, update: dict[str, Any]) -> asyncio.Future[int]:
+        """Queue a committed version's update message, published when another subscriber than
+        this replica listens (in order with the releases queued before it)."""
         heard_here = game_id in self.heard
-        await self._releases((game_id, "", -1, json.dumps(update), heard_here, 0))
+        return self._releases.enqueue((game_id, "", -1, json.dumps(update), heard_here, 0))
 
     async def unlock(self, game_id: str, fence: str) -> None:
         """Drop the lock without a new version."""

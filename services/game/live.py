@@ -110,6 +110,8 @@ class LiveGame:
         self.keys: dict[tuple[int, str], Logged] = {}
         self.lock = asyncio.Lock()
         self.lease: Lease | None = None
+        self.behind: int | None = None
+        """A version Redis held and SQL did not when a catch-up last stopped waiting for it."""
         self.epoch = 0
         self.touched = time.monotonic()
         self.watchers = 0

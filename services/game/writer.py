@@ -19,16 +19,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+from services.common.logging import get_logger
 from services.game import errors
-from services.game.cache import GameCache
+from services.game.cache import IN_FLIGHT_WAIT_S, GameCache
 from services.game.core import Core
 from services.game.hot import LockTimeout
 from services.game.live import Frame, Lease, LiveGame
+
+log = get_logger("game.writer")
 
 
 @dataclass
@@ -147,13 +151,15 @@ class Writer:
         if staked is None:
             return False
         try:
-            flags = await staked
+            flags = await asyncio.shield(staked)  # (a cancelled caller leaves it to its callbacks)
         except BaseException:
             live.lease = None
             raise
         held.published = True
+        # kept only if no takeover was heard meanwhile (which cleared the lease)
+        keep = flags & 1 and live.lease is not None
         lease_ms = self.core.settings.game_lease_ms
-        live.lease = Lease(held.fence, held.staked_at + lease_ms / 2000) if flags & 1 else None
+        live.lease = Lease(held.fence, held.staked_at + lease_ms / 2000) if keep else None
         return bool(flags & 2)
 
     async def publish(
@@ -161,11 +167,15 @@ class Writer:
     ) -> None:
         """Set the Redis version, announce the update, and drop the lock or keep it as this
         replica's lease (after the commit). After a stake, only the announcement is left to
-        send, and only when another replica listens."""
-        if held.staked is not None:
-            listened = await self.settle(live, held)
-            if listened:
-                await self.core.hot.announce(live.id, message)
+        send: when the stake found another subscriber, or when the commit took so long that a
+        replica that subscribed after the stake may have stopped waiting for it
+        (`GameCache._catch_up`). It is queued once the stake lands, even if the caller is gone.
+        """
+        staked = held.staked
+        if staked is not None:
+            late = time.monotonic() - held.staked_at > IN_FLIGHT_WAIT_S / 2
+            staked.add_done_callback(functools.partial(self._announce, live.id, message, late))
+            await self.settle(live, held)
             return
         lease_ms = self._lease_ms(live)
         sent = time.monotonic()
@@ -173,9 +183,26 @@ class Writer:
         held.published = True
         live.lease = Lease(held.fence, sent + lease_ms / 2000) if leased else None
 
+    def _announce(
+        self, game_id: str, message: dict[str, Any], late: bool, staked: asyncio.Future[int]
+    ) -> None:
+        """Queue a staked write's announcement (see `publish`)."""
+        if staked.cancelled() or staked.exception() is not None:
+            return
+        if staked.result() & 2 or late:
+            sent = self.core.hot.announce_soon(game_id, message)
+            sent.add_done_callback(_log_failure)
+
     def _lease_ms(self, live: LiveGame) -> int:
         """How long to keep the lock as a lease after this write (0: drop it): only while the
         game goes on and this replica hears its channel."""
         if live.result is not None or live.id not in self.core.hot.heard:
             return 0
         return self.core.settings.game_lease_ms
+
+
+def _log_failure(sent: asyncio.Future[int]) -> None:
+    """An announcement nobody awaits: its failure is logged (watchers elsewhere find the
+    version at their next 5-second check)."""
+    if not sent.cancelled() and sent.exception() is not None:
+        log.warning("announcement failed", error=repr(sent.exception()))

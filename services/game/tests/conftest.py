@@ -51,3 +51,17 @@ async def replica(settings: Settings) -> AsyncIterator[Replica]:
         yield running
     finally:
         await running.stop()
+
+
+@pytest_asyncio.fixture
+async def replicas(settings: Settings) -> AsyncIterator[tuple[Replica, Replica]]:
+    """Two in-process authority replicas over the same Redis and database."""
+    a = await start_replica(settings)
+    try:
+        b = await start_replica(settings)
+        try:
+            yield a, b
+        finally:
+            await b.stop()
+    finally:
+        await a.stop()

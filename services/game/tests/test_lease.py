@@ -292,6 +292,20 @@ class Gate:
         self.committer.run = self.run  # type: ignore[method-assign]
 
 
+def _count_reads(replica: Replica) -> list[int]:
+    """Counts the replica's SQL log reads (`actions_after`) in the returned one-item list."""
+    store = replica.authority.core.store
+    reads = [0]
+    actions_after = store.actions_after
+
+    def counted(*args: Any) -> Any:
+        reads[0] += 1
+        return actions_after(*args)
+
+    store.actions_after = counted  # type: ignore[method-assign,assignment]
+    return reads
+
+
 async def _redis_version(replica: Replica, gid: str) -> int:
     raw = await replica.client.get(replica.authority.core.hot.key(gid, "v"))
     return int(raw)
@@ -333,6 +347,22 @@ async def _until(check: Callable[[], bool | Awaitable[bool]], what: str) -> None
     raise AssertionError(what)
 
 
+async def _staked_move(
+    replica: Replica, gid: str, tokens: list[str], gate: Gate, seed: int
+) -> tuple[int, Any, asyncio.Future[game_pb2.SubmitActionResponse]]:
+    """Submit the next move through `replica` and return once its commit is held at `gate`
+    and its version is in Redis: (seat, option, the pending reply)."""
+    version = replica.authority.games[gid].version
+    seat, view, option = await _next_move(replica, gid, tokens, random.Random(seed))
+    reply = asyncio.ensure_future(answer(replica.stub, gid, tokens[seat], view, option))
+
+    async def staked() -> bool:
+        return gate.held == 1 and await _redis_version(replica, gid) == version + 1
+
+    await _until(staked, "the version did not reach Redis while the commit was held")
+    return seat, option, reply
+
+
 async def test_a_lone_write_on_the_lease_sends_its_version_beside_its_commit(
     replica: Replica,
 ) -> None:
@@ -342,13 +372,7 @@ async def test_a_lone_write_on_the_lease_sends_its_version_beside_its_commit(
     version = live.version
     gate = Gate(replica)
     try:
-        seat, view, option = await _next_move(replica, gid, tokens, random.Random(5))
-        reply = asyncio.create_task(answer(replica.stub, gid, tokens[seat], view, option))
-
-        async def staked() -> bool:
-            return gate.held == 1 and await _redis_version(replica, gid) == version + 1
-
-        await _until(staked, "the version did not reach Redis while the commit was held")
+        seat, option, reply = await _staked_move(replica, gid, tokens, gate, 5)
         assert await _sql_head(replica, gid) == version  # the commit has not landed
         assert not reply.done()  # and nothing is acknowledged before it
         gate.opened.set()
@@ -365,14 +389,13 @@ async def test_a_lone_write_on_the_lease_sends_its_version_beside_its_commit(
 
 
 async def test_a_reader_elsewhere_waits_for_the_commit_in_flight(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
+    replicas: tuple[Replica, Replica], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Replica b holds the game; a's commit is held after its version reached Redis. A read
     on b in that moment waits for the commit instead of answering the old version (a read
     that starts after a's answer finds it either way)."""
     monkeypatch.setattr(cache, "IN_FLIGHT_WAITS", (0.01, 0.05, 0.2, 0.5, 1.0, 2.0))
-    a = await start_replica(settings)
-    b = await start_replica(settings)
+    a, b = replicas
     gate: Gate | None = None
     try:
         gid, tokens, _referee, watcher = await _leased_game(a, 22)
@@ -380,28 +403,13 @@ async def test_a_reader_elsewhere_waits_for_the_commit_in_flight(
         seen = await b.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=tokens[1]))
         assert seen.view.version == version  # b holds the game at the head
         gate = Gate(a)
-        seat, view, option = await _next_move(a, gid, tokens, random.Random(6))
-        reply = asyncio.create_task(answer(a.stub, gid, tokens[seat], view, option))
-
-        async def staked() -> bool:
-            return gate is not None and gate.held == 1 and await _redis_version(a, gid) > version
-
-        await _until(staked, "the version did not reach Redis while the commit was held")
-        store = b.authority.core.store
-        reads = 0
-        actions_after = store.actions_after
-
-        def counted(*args: Any) -> Any:
-            nonlocal reads
-            reads += 1
-            return actions_after(*args)
-
-        store.actions_after = counted  # type: ignore[method-assign,assignment]
+        _seat, _option, reply = await _staked_move(a, gid, tokens, gate, 6)
+        reads = _count_reads(b)
         read = asyncio.ensure_future(
             b.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=tokens[1]))
         )
 
-        await _until(lambda: reads >= 1, "b did not look for the new version")
+        await _until(lambda: reads[0] >= 1, "b did not look for the new version")
         assert not read.done()
         gate.opened.set()
         assert (await reply).version == version + 1
@@ -410,15 +418,15 @@ async def test_a_reader_elsewhere_waits_for_the_commit_in_flight(
     finally:
         if gate is not None:
             gate.close()
-        await a.stop()
-        await b.stop()
 
 
 async def test_a_commit_that_fails_after_its_stake_loses_nothing(replica: Replica) -> None:
-    """The stake reached Redis, the commit failed: UNAVAILABLE, nothing written, reads still
-    answer SQL's version, and the answer sent again is applied once."""
+    """The stake reached Redis, the commit failed: UNAVAILABLE, nothing written, the lease
+    kept; reads still answer SQL's version (only the first waits for the missing commit), and
+    the answer sent again is applied once, on the lease."""
     gid, tokens, referee, watcher = await _leased_game(replica, 23)
-    version = replica.authority.games[gid].version
+    live = replica.authority.games[gid]
+    version, fence = live.version, live.lease.fence if live.lease is not None else ""
     gate = Gate(replica)
     try:
         seat, view, option = await _next_move(replica, gid, tokens, random.Random(7))
@@ -429,11 +437,21 @@ async def test_a_commit_that_fails_after_its_stake_loses_nothing(replica: Replic
         assert status_of(failed.value) == (grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE")
         assert await _redis_version(replica, gid) == version + 1  # the stake had gone out
         assert await _sql_head(replica, gid) == version
+        assert live.lease is not None and live.lease.fence == fence
+        assert await _lock(replica, gid) == f"idle:{fence}"
+        reads = _count_reads(replica)
         now = await replica.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=tokens[seat]))
         assert now.view.version == version
+        assert reads[0] == len(cache.IN_FLIGHT_WAITS) + 1  # waited for the commit, in vain
+        now = await replica.stub.GetView(game_pb2.GetViewRequest(game_id=gid, token=tokens[seat]))
+        assert now.view.version == version
+        assert reads[0] == len(cache.IN_FLIGHT_WAITS) + 2  # not again for the same version
         gate.failure = None
+        acquires = Counted(replica.authority.core.hot._acquire_script)
+        replica.authority.core.hot._acquire_script = acquires  # type: ignore[assignment]
         again = await answer(replica.stub, gid, tokens[seat], view, option)
         assert again.version == version + 1
+        assert acquires.calls == 0  # on the lease
         referee.actions.append(Action(seat, option.id))
         assert await _sql_head(replica, gid) == version + 1
         assert await _redis_version(replica, gid) == version + 1
@@ -446,25 +464,29 @@ async def test_a_commit_that_fails_after_its_stake_loses_nothing(replica: Replic
         watcher.cancel()
 
 
+def _versions_seen(replica: Replica, gid: str, token: str) -> tuple[list[int], asyncio.Task[None]]:
+    """A WatchGame stream on `replica` that records each version it is sent."""
+    seen: list[int] = []
+
+    async def follow() -> None:
+        request = game_pb2.WatchGameRequest(game_id=gid, token=token)
+        async for update in replica.stub.WatchGame(request):
+            seen.append(update.version)
+
+    return seen, asyncio.create_task(follow())
+
+
 async def test_another_replicas_watcher_hears_a_staked_write_after_its_commit(
-    settings: Settings,
+    replicas: tuple[Replica, Replica],
 ) -> None:
     """The stake sends no announcement; when another replica listens, the announcement
     follows the commit, and that replica's watcher gets the version at once (not at its
     stream's 5-second check)."""
-    a = await start_replica(settings)
-    b = await start_replica(settings)
+    a, b = replicas
+    gid, tokens, _referee, watcher = await _leased_game(a, 24)
+    version = a.authority.games[gid].version
+    seen, stream = _versions_seen(b, gid, tokens[1])
     try:
-        gid, tokens, _referee, watcher = await _leased_game(a, 24)
-        version = a.authority.games[gid].version
-        seen: list[int] = []
-
-        async def follow_on_b() -> None:
-            request = game_pb2.WatchGameRequest(game_id=gid, token=tokens[1])
-            async for update in b.stub.WatchGame(request):
-                seen.append(update.version)
-
-        stream = asyncio.create_task(follow_on_b())
 
         async def heard() -> bool:
             return gid in b.authority.core.hot.heard and seen[-1:] == [version]
@@ -472,10 +494,7 @@ async def test_another_replicas_watcher_hears_a_staked_write_after_its_commit(
         await _until(heard, "b's watcher did not start")
         gate = Gate(a)
         try:
-            seat, view, option = await _next_move(a, gid, tokens, random.Random(8))
-            reply = asyncio.ensure_future(answer(a.stub, gid, tokens[seat], view, option))
-            await _until(lambda: gate.held == 1, "the commit was not held")
-            assert await _redis_version(a, gid) == version + 1  # staked
+            _seat, _option, reply = await _staked_move(a, gid, tokens, gate, 8)
             gate.opened.set()
             assert (await reply).version == version + 1
         finally:
@@ -484,8 +503,52 @@ async def test_another_replicas_watcher_hears_a_staked_write_after_its_commit(
         await _until(lambda: seen[-1] == version + 1, "b's watcher did not get the version")
         assert time.monotonic() - started < 2.0  # announced, not found at the 5-second check
         assert a.authority.games[gid].lease is not None  # still a's lease
+    finally:
+        stream.cancel()
+        watcher.cancel()
+
+
+async def test_a_takeover_heard_during_a_staked_commit_is_not_undone(replica: Replica) -> None:
+    """The stake renewed the lease; then, while the commit ran, a takeover was heard (the
+    listener dropped the lease). The stake's late news must not give the lease back."""
+    gid, tokens, _referee, watcher = await _leased_game(replica, 25)
+    live = replica.authority.games[gid]
+    version = live.version
+    gate = Gate(replica)
+    try:
+        _seat, _option, reply = await _staked_move(replica, gid, tokens, gate, 9)
+        live.lease = None  # what the listener does on hearing another replica's takeover
+        gate.opened.set()
+        assert (await reply).version == version + 1
+        assert live.lease is None  # the next write takes the lock again
+    finally:
+        gate.close()
+        watcher.cancel()
+
+
+async def test_a_late_commit_is_announced_to_a_watcher_that_came_after_its_stake(
+    replicas: tuple[Replica, Replica],
+) -> None:
+    """b's watcher subscribes after a's stake (which found no other subscriber) and stops
+    waiting for the missing commit before it lands: the commit, late, is announced anyway,
+    so b's watcher gets the version at once, not at its 5-second check."""
+    a, b = replicas
+    gate: Gate | None = None
+    try:
+        gid, tokens, _referee, watcher = await _leased_game(a, 26)
+        version = a.authority.games[gid].version
+        gate = Gate(a)
+        _seat, _option, reply = await _staked_move(a, gid, tokens, gate, 10)
+        seen, stream = _versions_seen(b, gid, tokens[1])
+        await _until(lambda: seen == [version], "b's watcher did not start at the old version")
+        await asyncio.sleep(cache.IN_FLIGHT_WAIT_S)  # the commit is late by any measure
+        gate.opened.set()
+        assert (await reply).version == version + 1
+        started = time.monotonic()
+        await _until(lambda: seen[-1] == version + 1, "b's watcher did not get the version")
+        assert time.monotonic() - started < 2.0  # announced, not found at the 5-second check
         stream.cancel()
         watcher.cancel()
     finally:
-        await a.stop()
-        await b.stop()
+        if gate is not None:
+            gate.close()
