@@ -28,7 +28,11 @@ from warroom.engine.rules import Rules
 GAME_ID = re.compile(r"^[0-9a-f]{32}$")
 IN_FLIGHT_WAITS = (0.002, 0.004, 0.008, 0.016, 0.032, 0.064)
 """Pauses between SQL reads while Redis holds a version SQL does not (`_catch_up`)."""
-IN_FLIGHT_WAIT_S = sum(IN_FLIGHT_WAITS)
+
+
+def in_flight_wait_s() -> float:
+    """How long in all a catch-up waits for a commit in flight (`GameCache._catch_up`)."""
+    return sum(IN_FLIGHT_WAITS)
 
 
 class GameCache:

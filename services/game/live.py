@@ -112,6 +112,8 @@ class LiveGame:
         self.lease: Lease | None = None
         self.behind: int | None = None
         """A version Redis held and SQL did not when a catch-up last stopped waiting for it."""
+        self.stake_failed: int | None = None
+        """A version this replica staked in Redis whose commit then failed (`Writer.stake`)."""
         self.epoch = 0
         self.touched = time.monotonic()
         self.watchers = 0

@@ -27,7 +27,7 @@ from typing import Any
 
 from services.common.logging import get_logger
 from services.game import errors
-from services.game.cache import IN_FLIGHT_WAIT_S, GameCache
+from services.game.cache import GameCache, in_flight_wait_s
 from services.game.core import Core
 from services.game.hot import LockTimeout
 from services.game.live import Frame, Lease, LiveGame
@@ -46,6 +46,7 @@ class Held:
     published: bool = False
     staked: asyncio.Future[int] | None = None
     staked_at: float = 0.0
+    staked_version: int = 0
 
 
 class Writer:
@@ -72,6 +73,7 @@ class Writer:
                 yield held
             finally:
                 if held.staked is not None:  # a write that failed after its stake was sent
+                    live.stake_failed = held.staked_version
                     with contextlib.suppress(Exception):
                         await self.settle(live, held)
                 if not (held.published or held.leased):
@@ -134,12 +136,18 @@ class Writer:
 
         Only for a lone write (no other commit queued or running): under load the releases
         that follow a group commit share one round trip, which costs less CPU than one each.
-        Not for a write that ends the game: its release after the commit drops the lock."""
+        Not for a write that ends the game: its release after the commit drops the lock. Nor
+        for the next attempt at a version whose staked commit failed here: replicas that
+        stopped waiting for that version wait no more, so its announcement must follow the
+        commit's own check for listeners."""
         if not held.leased or frame.result is not None or live.id not in self.core.hot.heard:
             return
-        if not self.core.committer.idle:
+        if not self.core.committer.idle or frame.version == live.stake_failed:
+            return
+        if self._lease(live) is None:  # a takeover heard since the hold: the commit will lose
             return
         held.staked_at = time.monotonic()
+        held.staked_version = frame.version
         held.staked = self.core.hot.stake(
             live.id, held.fence, frame.version, self.core.settings.game_lease_ms
         )
@@ -173,7 +181,7 @@ class Writer:
         """
         staked = held.staked
         if staked is not None:
-            late = time.monotonic() - held.staked_at > IN_FLIGHT_WAIT_S / 2
+            late = time.monotonic() - held.staked_at > in_flight_wait_s() / 2
             staked.add_done_callback(functools.partial(self._announce, live.id, message, late))
             await self.settle(live, held)
             return

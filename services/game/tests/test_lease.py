@@ -447,11 +447,22 @@ async def test_a_commit_that_fails_after_its_stake_loses_nothing(replica: Replic
         assert now.view.version == version
         assert reads[0] == len(cache.IN_FLIGHT_WAITS) + 2  # not again for the same version
         gate.failure = None
-        acquires = Counted(replica.authority.core.hot._acquire_script)
-        replica.authority.core.hot._acquire_script = acquires  # type: ignore[assignment]
+        hot = replica.authority.core.hot
+        acquires = Counted(hot._acquire_script)
+        hot._acquire_script = acquires  # type: ignore[assignment]
+        stakes = 0
+        stake = hot.stake
+
+        def counted_stake(*args: Any) -> Any:
+            nonlocal stakes
+            stakes += 1
+            return stake(*args)
+
+        hot.stake = counted_stake  # type: ignore[method-assign,assignment]
         again = await answer(replica.stub, gid, tokens[seat], view, option)
         assert again.version == version + 1
         assert acquires.calls == 0  # on the lease
+        assert stakes == 0  # released after its commit: readers elsewhere no longer wait for it
         referee.actions.append(Action(seat, option.id))
         assert await _sql_head(replica, gid) == version + 1
         assert await _redis_version(replica, gid) == version + 1
@@ -541,7 +552,7 @@ async def test_a_late_commit_is_announced_to_a_watcher_that_came_after_its_stake
         _seat, _option, reply = await _staked_move(a, gid, tokens, gate, 10)
         seen, stream = _versions_seen(b, gid, tokens[1])
         await _until(lambda: seen == [version], "b's watcher did not start at the old version")
-        await asyncio.sleep(cache.IN_FLIGHT_WAIT_S)  # the commit is late by any measure
+        await asyncio.sleep(cache.in_flight_wait_s())  # the commit is late by any measure
         gate.opened.set()
         assert (await reply).version == version + 1
         started = time.monotonic()
