@@ -240,7 +240,7 @@ class Hot:
     def stake(self, game_id: str, fence: str, version: int, lease_ms: int) -> asyncio.Future[int]:
         """Send a write's new version and renew the writer's lease now, before its commit
         lands (no announcement): the future's flags hold 1 when the lease is held, 2 when
-        another subscriber than this replica listens (`announce` after the commit)."""
+        another subscriber than this replica listens (`announce_soon` after the commit)."""
         heard_here = game_id in self.heard
         return self._releases.enqueue((game_id, fence, version, "", heard_here, lease_ms))
 

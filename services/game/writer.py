@@ -132,7 +132,7 @@ class Writer:
         renew the lease now, so that the round trip runs beside the commit instead of after
         it. The answer still waits for both (`publish`): it follows the commit, and a read on
         any replica after it finds the version in Redis. A version Redis holds before SQL does
-        is a commit in flight, which a reader elsewhere waits for (`GameCache.refresh`).
+        is a commit in flight, which a reader elsewhere waits for (`GameCache._catch_up`).
 
         Only for a lone write (no other commit queued or running): under load the releases
         that follow a group commit share one round trip, which costs less CPU than one each.
