@@ -437,7 +437,9 @@ def report(bench: Bench, args: argparse.Namespace, rate: float, started: str) ->
         "",
         "The same toy game on both (`tests/engine/toy_game.py`, `bench/peers/boardgameio/game.js`:"
         " three rounds of simultaneous card placement, bonus and protest; about 13 moves a game;"
-        " every move validated by the server). Each game has two clients, one per seat: Warroom"
+        " every move validated by the server; each seat's state goes out as the game's own typed"
+        " protobuf view on Warroom, as every real game's does, and as JSON on boardgame.io)."
+        " Each game has two clients, one per seat: Warroom"
         " seats follow the game on WatchGame streams and move with SubmitAction (answered with"
         " the version only, `omit_view`: the new state reaches each seat once, on its stream);"
         " boardgame.io seats each hold a socket.io connection (websocket, reused across that"

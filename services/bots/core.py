@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from google.protobuf import any_pb2, symbol_database
+from google.protobuf import any_pb2
 from google.protobuf.message import Message
 
 from warroom.api import kinds
@@ -51,15 +51,18 @@ def load_rules(game_id: str) -> Rules[Any]:
 
 
 def unpack_view(rules: Rules[Any], packed: any_pb2.Any) -> Message:
-    """The game's typed view out of an Any; raises BotRequestError on a wrong or missing type."""
+    """The game's typed view out of an Any; raises BotRequestError on a missing view or one
+    of another type than the game's view message (`Rules.view_message_type`)."""
     if not packed.type_url:
         raise BotRequestError("the position has no view")
     name = packed.type_url.rpartition("/")[2]
-    try:
-        cls = symbol_database.Default().GetSymbol(name)
-    except KeyError:
-        raise BotRequestError(f"view type {name!r} is unknown to the bot service") from None
-    message: Message = cls()
+    expected = rules.view_message_type()
+    if name != expected.DESCRIPTOR.full_name:
+        raise BotRequestError(
+            f"view type {name!r} is not the view of game {rules.game_id!r}"
+            f" ({expected.DESCRIPTOR.full_name})"
+        )
+    message = expected()
     if not packed.Unpack(message):
         raise BotRequestError(f"view of type {name!r} could not be unpacked")
     return message

@@ -14,9 +14,16 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
-from google.protobuf import json_format, struct_pb2
+from google.protobuf import (
+    descriptor_pb2,
+    descriptor_pool,
+    json_format,
+    message_factory,
+    struct_pb2,
+    symbol_database,
+)
 from google.protobuf.message import Message
 
 from warroom.engine import rng
@@ -44,6 +51,48 @@ class ToyState:
     bonus_left: int
     leak: bool
     nondet: bool
+
+
+def _view_class() -> type[Message]:
+    """The toy game's typed view message (`warroom.games.toy.v1.View`), as every real game
+    has one in proto/; built here, in the default pool and symbol database, so the test game
+    needs no codegen."""
+    field = descriptor_pb2.FieldDescriptorProto
+    file = descriptor_pb2.FileDescriptorProto(
+        name="tests/engine/toy_view.proto", package="warroom.games.toy.v1", syntax="proto3"
+    )
+    view = file.message_type.add(name="View")
+    for number, (name, kind, repeated) in enumerate(
+        (
+            ("deck_count", field.TYPE_INT32, False),
+            ("hand_counts", field.TYPE_INT32, True),
+            ("placed", field.TYPE_BOOL, True),
+            ("discard", field.TYPE_INT32, True),
+            ("scores", field.TYPE_INT32, True),
+            ("round", field.TYPE_INT32, False),
+            ("phase", field.TYPE_STRING, False),
+            ("round_winner", field.TYPE_INT32, False),
+            ("bonus_left", field.TYPE_INT32, False),
+            ("seat", field.TYPE_INT32, False),  # -1: a spectator's view
+            ("hand", field.TYPE_INT32, True),
+            ("my_placed", field.TYPE_INT32, False),
+            ("opponent_hand", field.TYPE_INT32, True),  # only with the planted leak
+        ),
+        start=1,
+    ):
+        label = field.LABEL_REPEATED if repeated else field.LABEL_OPTIONAL
+        view.field.add(name=name, number=number, type=kind, label=label)
+    pool = descriptor_pool.Default()
+    try:
+        pool.FindFileByName(file.name)
+    except KeyError:
+        pool.Add(file)
+    found = message_factory.GetMessageClass(pool.FindMessageTypeByName("warroom.games.toy.v1.View"))
+    symbol_database.Default().RegisterMessage(found)  # as a generated module does
+    return found
+
+
+ToyView = _view_class()
 
 
 def _set(pair: tuple[int, int], index: int, value: int) -> tuple[int, int]:
@@ -164,26 +213,24 @@ class ToyRules(Rules[ToyState]):
         )
 
     def view(self, state: ToyState, seat: int | None) -> Message:
-        public: dict[str, Any] = {
-            "deck_count": len(state.deck),
-            "hand_counts": [len(h) for h in state.hands],
-            "placed": [p != 0 for p in state.placed],
-            "discard": list(state.discard),
-            "scores": list(state.scores),
-            "round": state.round,
-            "phase": state.phase,
-            "round_winner": state.round_winner,
-            "bonus_left": state.bonus_left,
-        }
+        view: Any = ToyView(
+            deck_count=len(state.deck),
+            hand_counts=[len(h) for h in state.hands],
+            placed=[p != 0 for p in state.placed],
+            discard=state.discard,
+            scores=state.scores,
+            round=state.round,
+            phase=state.phase,
+            round_winner=state.round_winner,
+            bonus_left=state.bonus_left,
+            seat=-1 if seat is None else seat,
+        )
         if seat is not None:
-            public["seat"] = seat
-            public["hand"] = list(state.hands[seat])
-            public["my_placed"] = state.placed[seat]
+            view.hand.extend(state.hands[seat])
+            view.my_placed = state.placed[seat]
             if state.leak:
-                public["opponent_hand"] = list(state.hands[1 - seat])
-        message = struct_pb2.Struct()
-        message.update(public)
-        return message
+                view.opponent_hand.extend(state.hands[1 - seat])
+        return cast(Message, view)
 
     def result(self, state: ToyState) -> Result | None:
         if state.phase != "over":
@@ -240,34 +287,32 @@ class ToyRules(Rules[ToyState]):
         return struct_pb2.Struct
 
     def determinize(self, view: Message, seat: int, rng_seed: int) -> ToyState:
-        data = json_format.MessageToDict(view)
-        hand = tuple(int(c) for c in data["hand"])
-        discard = tuple(int(c) for c in data["discard"])
-        my_placed = int(data["my_placed"])
+        data: Any = view
+        hand = tuple(data.hand)
+        discard = tuple(data.discard)
+        my_placed = data.my_placed
         unseen = [c for c in CARDS if c not in hand and c not in discard and c != my_placed]
         state_rng = rng.shuffle(rng.seed_state(rng_seed), unseen)
         other = 1 - seat
-        counts = [int(n) for n in data["hand_counts"]]
-        other_hand = tuple(sorted(unseen[: counts[other]]))
-        rest = unseen[counts[other] :]
+        other_hand = tuple(sorted(unseen[: data.hand_counts[other]]))
+        rest = unseen[data.hand_counts[other] :]
         placed = [0, 0]
         placed[seat] = my_placed
-        if data["placed"][other]:
+        if data.placed[other]:
             placed[other] = rest.pop()
         hands = (hand, other_hand) if seat == 0 else (other_hand, hand)
-        scores = [int(s) for s in data["scores"]]
         return ToyState(
             state_rng,
             tuple(rest),
             hands,
             (placed[0], placed[1]),
             discard,
-            (scores[0], scores[1]),
-            int(data["round"]),
-            data["phase"],
-            int(data["round_winner"]),
-            int(data["bonus_left"]),
-            "opponent_hand" in data,
+            (data.scores[0], data.scores[1]),
+            data.round,
+            data.phase,
+            data.round_winner,
+            data.bonus_left,
+            len(data.opponent_hand) > 0,
             False,
         )
 

@@ -16,6 +16,8 @@ from warroom.engine.model import Applied, Decision, Result, SeatInfo, VariantInf
 
 S = TypeVar("S")
 
+_VIEW_TYPES: dict[type, type[Message]] = {}
+
 
 class Rules(ABC, Generic[S]):
     """One game's rules.
@@ -82,6 +84,17 @@ class Rules(ABC, Generic[S]):
         order, secret objectives, the RNG) must be drawn afresh from `rng_seed`,
         never copied, so that a view leaking a secret is caught by the harness.
         """
+
+    def view_message_type(self) -> type[Message]:
+        """The message class `view` returns (a view given by a client is checked against it).
+
+        Read once per rules class off the public view of its first variant's setup; a game
+        may override it to name the class."""
+        found = _VIEW_TYPES.get(type(self))
+        if found is None:
+            state = self.setup(0, self.variants()[0].id, {})
+            found = _VIEW_TYPES[type(self)] = type(self.view(state, None))
+        return found
 
     def invariants(self, state: S) -> list[str]:
         """Violated invariants of a state, as messages (empty when sound)."""

@@ -55,6 +55,7 @@ def _info(error: grpc.aio.AioRpcError) -> tuple[grpc.StatusCode, str, str, str]:
         ({"rules_id": "chess"}, "UNKNOWN_GAME", "rules_id"),
         ({"rules_id": ""}, "MISSING_FIELD", "rules_id"),
         ({"given": bots_pb2.GivenPosition(seat=0)}, "BAD_POSITION", "given"),
+        ({"rules_id": "ncw"}, "BAD_POSITION", "given"),  # the toy's view given for New Cold War
         (
             {"given": None, "live": bots_pb2.LivePosition(game_id="g\x00", seat_token="t")},
             "MALFORMED_ID",

@@ -204,4 +204,4 @@ async def test_a_view_that_does_not_fit_the_decision_is_invalid_argument(
             )
         )
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert "position" in (caught.value.details() or "")
+    assert "is not the view of game 'toy'" in (caught.value.details() or "")

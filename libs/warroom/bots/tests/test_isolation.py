@@ -7,9 +7,8 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from google.protobuf import struct_pb2
 
-from tests.engine.toy_game import ToyRules, ToyState
+from tests.engine.toy_game import ToyRules, ToyState, ToyView
 from warroom.bots.position import SeatPosition, make_position, position_for
 from warroom.bots.registry import BotSpec, make_bot
 from warroom.engine.match import Match
@@ -78,8 +77,8 @@ def test_position_view_is_a_private_copy() -> None:
     decision = rules.decision(state)
     assert decision is not None
     position = make_position(rules, view, 0, decision)
-    assert isinstance(view, struct_pb2.Struct)
-    view["round"] = 99
+    assert isinstance(view, ToyView)
+    view.round = 99  # type: ignore[attr-defined]
     assert position.view != view
 
 
