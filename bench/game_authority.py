@@ -388,6 +388,61 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def context_switches(pid: int) -> int:
+    """Voluntary and involuntary context switches of all a process's threads so far."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            status = (task / "status").read_text()
+        except OSError:  # a thread that ended meanwhile
+            continue
+        total += sum(
+            int(line.split()[1]) for line in status.splitlines() if "ctxt_switches" in line
+        )
+    return total
+
+
+_BOUNCE = (
+    "import os, sys\n"
+    "r, w = int(sys.argv[1]), int(sys.argv[2])\n"
+    "while os.read(r, 1) == b'x':\n"
+    "    os.write(w, b'x')\n"
+)
+
+
+def wake_cost_us(cpus: set[int] | None = None, rounds: int = 20_000) -> float:
+    """CPU (us) of one sleep-and-wake of a process on this machine: two processes bounce a
+    byte over two pipes, so each bounce puts one to sleep and wakes the other. `cpus` pins
+    both to those CPUs (one CPU: every wake stays on its core); None leaves them free."""
+    mine = os.sched_getaffinity(0)
+    a_read, b_write = os.pipe()
+    b_read, a_write = os.pipe()
+    child = subprocess.Popen(
+        [sys.executable, "-c", _BOUNCE, str(b_read), str(b_write)], pass_fds=(b_read, b_write)
+    )
+    os.close(b_read)
+    os.close(b_write)
+    try:
+        if cpus is not None:
+            os.sched_setaffinity(0, cpus)
+            os.sched_setaffinity(child.pid, cpus)
+        for _ in range(200):  # warm-up
+            os.write(a_write, b"x")
+            os.read(a_read, 1)
+        child0, own0 = cpu_seconds(child.pid), time.process_time()
+        for _ in range(rounds):
+            os.write(a_write, b"x")
+            os.read(a_read, 1)
+        spent = time.process_time() - own0 + cpu_seconds(child.pid) - child0
+    finally:
+        os.sched_setaffinity(0, mine)
+        os.write(a_write, b"q")
+        child.wait()
+        os.close(a_read)
+        os.close(a_write)
+    return spent / (2 * rounds) * 1e6
+
+
 def scrape(metrics_port: int) -> dict[str, tuple[float, float]]:
     """(sum, count) of the authority's SubmitAction latency and of its batch sizes."""
     import urllib.request

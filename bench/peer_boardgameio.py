@@ -58,11 +58,13 @@ from game_authority import (  # noqa: E402
     ECHO,
     STREAM_MESSAGES,
     commit_latency,
+    context_switches,
     cpu_seconds,
     free_port,
     ready,
     run_echo,
     run_stream_echo,
+    wake_cost_us,
 )
 from services.common.db import make_engine, migrate  # noqa: E402
 from warroom import docsections  # noqa: E402
@@ -143,6 +145,7 @@ class System:
         """Run one window on the load process; add server, database and Redis CPU per move."""
         assert self.load is not None and self.load.stdin and self.load.stdout
         server0 = cpu_seconds(self.server.pid)
+        switches0 = context_switches(self.server.pid), context_switches(self.load.pid)
         redis0 = cpu_seconds(self.redis.pid) if self.redis else 0.0
         if db is not None:
             db.start()
@@ -154,6 +157,8 @@ class System:
         result: dict[str, Any] = json.loads(reply)
         moves = max(1, result["moves"])
         result["server_cpu_ms"] = (cpu_seconds(self.server.pid) - server0) * 1e3 / moves
+        result["server_switches"] = (context_switches(self.server.pid) - switches0[0]) / moves
+        result["load_switches"] = (context_switches(self.load.pid) - switches0[1]) / moves
         result["db_cpu_ms"] = db.finish() * 1e3 / moves if db is not None else None
         result["redis_cpu_ms"] = (
             (cpu_seconds(self.redis.pid) - redis0) * 1e3 / moves if self.redis else None
@@ -211,6 +216,7 @@ class Bench:
         self.echo_port = 0
         self.echo_results: list[dict[str, float]] = []
         self.load_before = os.getloadavg()[0]
+        self.wake = (float("nan"), float("nan"))  # us of CPU per wake: across the cores, on one
 
     def url(self, database: str, driver: str = "postgresql+psycopg") -> str:
         url = make_url(self.admin_url).set(drivername=driver, database=database)
@@ -225,6 +231,7 @@ class Bench:
 
     def start(self) -> None:
         npm_ci()
+        self.wake = (wake_cost_us(), wake_cost_us({min(os.sched_getaffinity(0))}))
         self.start_echo()
         self.start_warroom()
         for name, storage in (
@@ -462,8 +469,9 @@ def report(bench: Bench, args: argparse.Namespace, rate: float, started: str) ->
         "",
         f"| server | moves/s, 1 game | moves/s, {bench.tables} games | paced p50 ms | paced p99 ms "
         "| server CPU ms/move | database CPU ms/move | Redis CPU ms/move | server + database "
-        "+ Redis | load generator CPU ms/move | answers ahead of the database |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "+ Redis | load generator CPU ms/move | server context switches/move, 1 / 100 games "
+        "| answers ahead of the database |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name in SYSTEMS:
         lines.append(
@@ -472,7 +480,9 @@ def report(bench: Bench, args: argparse.Namespace, rate: float, started: str) ->
             f"| {fmt(m(name, 'paced', 'p99_ms'))} | {fmt(m(name, 'closed100', 'server_cpu_ms'), 2)} "
             f"| {fmt(m(name, 'closed100', 'db_cpu_ms'), 2)} "
             f"| {fmt(m(name, 'closed100', 'redis_cpu_ms'), 2)} | {fmt(total(name), 2)} "
-            f"| {fmt(m(name, 'closed100', 'client_cpu_ms_per_move'), 2)} | {ahead(name)} |"
+            f"| {fmt(m(name, 'closed100', 'client_cpu_ms_per_move'), 2)} "
+            f"| {fmt(m(name, 'closed1', 'server_switches'))} / "
+            f"{fmt(m(name, 'closed100', 'server_switches'))} | {ahead(name)} |"
         )
     w100, b100 = m("warroom", "closed100", "rate"), m("bgio-pg", "closed100", "rate")
     w1, b1 = m("warroom", "closed1", "rate"), m("bgio-pg", "closed1", "rate")
@@ -575,6 +585,7 @@ def floors(
         " the rules' apply and the two seats' views (each rendered once per version,"
         " `views.render`).",
     ]
+    lines += ["", wake_floor(m, bench.wake)]
     shortfalls = rate_floors(m, transport)
     if wcpu > 0.33 * bcpu:
         shortfalls.append(
@@ -607,6 +618,26 @@ def floors(
     if shortfalls:
         lines += ["", "Floors of the targets not met, measured in this run:", "", *shortfalls]
     return lines
+
+
+def wake_floor(m: Callable[[str, str, str], float], wake: tuple[float, float]) -> str:
+    """What the 1-game move's wake-ups cost: the context switches of the server's and the load
+    generator's threads per move, against one sleep-and-wake's CPU measured here."""
+    server, load = (
+        m("warroom", "closed1", "server_switches"),
+        m("warroom", "closed1", "load_switches"),
+    )
+    node = m("bgio-pg", "closed1", "server_switches")
+    return (
+        f"Part of a move's work is waking up: at 1 game the server's threads (the event loop,"
+        f" gRPC's completion-queue poller and event-engine threads, the SQL worker) switched"
+        f" {fmt(server)} times per move and the load generator's {fmt(load)} (boardgame.io's"
+        f" Node server {fmt(node)}). One sleep-and-wake of a process cost {fmt(wake[0])} us of"
+        f" CPU here when the two processes ran on different cores, {fmt(wake[1])} us on one core"
+        f" (two processes bouncing a byte over pipes), so the server's switches alone cost up to"
+        f" {fmt(server * wake[0] / 1000, 2)} ms of CPU per move when its threads wake each other"
+        " across the cores."
+    )
 
 
 def rate_floors(m: Callable[[str, str, str], float], transport: float) -> list[str]:
