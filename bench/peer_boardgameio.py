@@ -203,8 +203,9 @@ def npm_ci() -> None:
 class Bench:
     """Databases, servers and load processes of one run (all removed by `close`)."""
 
-    def __init__(self, admin_url: str, tables: int) -> None:
+    def __init__(self, admin_url: str, tables: int, server_cpu: int | None = None) -> None:
         self.admin_url = admin_url
+        self.server_cpu = server_cpu
         self.tables = tables
         self.tag = uuid.uuid4().hex[:8]
         self.admin = make_engine(admin_url).execution_options(isolation_level="AUTOCOMMIT")
@@ -277,7 +278,9 @@ class Bench:
             WARROOM_DB_POOL_SIZE=str(POOL),
             PYTHONPATH=f"{ROOT}:{ROOT / 'libs'}",
         )
-        server = subprocess.Popen([sys.executable, "-m", "services.game"], cwd=ROOT, env=env)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "services.game"], cwd=ROOT, env=env, preexec_fn=self.pin
+        )
         system = System("warroom", server, database=database, redis=redis)
         self.systems["warroom"] = system
         wait_port(port, "the Warroom authority")
@@ -287,6 +290,12 @@ class Bench:
              "--ack-database", self.url(database, "postgresql"), "--ack-schema", self.schema],
             cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
+
+    def pin(self) -> None:
+        """In a server's child process before it starts: keep it (every thread it will have)
+        on `server_cpu`, when one is set."""
+        if self.server_cpu is not None:
+            os.sched_setaffinity(0, {self.server_cpu})
 
     def start_echo(self) -> None:
         """The reference row: a bare grpc.aio echo server on the services' event loop."""
@@ -334,7 +343,9 @@ class Bench:
         if database is not None:
             argv += ["--database", self.url(database, "postgresql"), "--pool", str(POOL)]
         env = dict(os.environ, NODE_ENV="production")
-        server = subprocess.Popen(argv, cwd=PEER, env=env, stdout=subprocess.PIPE)
+        server = subprocess.Popen(
+            argv, cwd=PEER, env=env, stdout=subprocess.PIPE, preexec_fn=self.pin
+        )
         system = System(name, server, database=database)
         self.systems[name] = system
         wait_line(server.stdout, "READY", f"{name} server")
@@ -457,7 +468,13 @@ def report(bench: Bench, args: argparse.Namespace, rate: float, started: str) ->
         f" (dropped afterwards) and a pool of {POOL} connections (Sequelize's default is 5);"
         f" a lone one-row commit took p50 {bench.flush[0] * 1e3:.1f} ms,"
         f" p99 {bench.flush[1] * 1e3:.1f} ms at the start (the WAL flush: the floor of a durable"
-        " move's latency at one game).",
+        " move's latency at one game)."
+        + (
+            " Every server's process ran pinned to the same CPU"
+            f" (`--server-cpu {bench.server_cpu}`); load generators, PostgreSQL and Redis did not."
+            if bench.server_cpu is not None
+            else " No process was pinned to a CPU."
+        ),
         "",
         f"Medians over {args.rounds} rounds; closed loop for moves/s; paced: Poisson arrivals at"
         f" {rate:.0f} moves/s over {bench.tables} games for every server (half the slower of Warroom"
@@ -700,12 +717,18 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=100, help="concurrent games of the big rows")
     parser.add_argument("--paced-rate", type=float, help="moves/s of the paced rows")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument(
+        "--server-cpu",
+        type=int,
+        help="pin every server under test to this CPU (load generators,"
+        " PostgreSQL and Redis stay free)",
+    )
     args = parser.parse_args()
     admin_url = os.environ.get(
         "DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
     )
     started = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
-    bench = Bench(admin_url, args.tables)
+    bench = Bench(admin_url, args.tables, args.server_cpu)
     try:
         bench.start()
         rate = run_rounds(bench, args.rounds, args.seconds, args.paced_rate)
